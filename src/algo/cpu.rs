@@ -1,0 +1,207 @@
+//! CPU feature detection for the backend choice and its report.
+//!
+//! Detection uses `cpufeatures` with the same feature lists the hash crates
+//! use, so what this module reports is what the crates run. Two environment
+//! variables narrow it:
+//! - `MHASH_BACKEND=portable` forces the portable code wherever mhash owns
+//!   the choice (the CRCs); crates that decide for themselves (sha1, sha2,
+//!   blake2b_simd) are reported as they are.
+//! - `GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-PCLMULQDQ,...` turns features off
+//!   the way GNU coreutils 9.8+ honours it (gnulib `cpu_supports`).
+
+use std::sync::OnceLock;
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod detect {
+    //! Cached CPUID checks (cpufeatures), one per backend.
+    pub(super) fn get(f: super::Feature) -> bool {
+        use super::Feature as F;
+        match f {
+            F::ShaNi => shani::get(),
+            F::Pclmul => pclmul::get(),
+            F::Avx2 => avx2::get(),
+            F::Avx => avx::get(),
+            F::Sse41 => sse41::get(),
+            F::Avx2Vpclmul => vpclmul_avx2::get(),
+            F::Avx512Vpclmul => vpclmul_avx512::get(),
+            _ => false,
+        }
+    }
+    cpufeatures::new!(shani, "sha", "sse2", "ssse3", "sse4.1");
+    cpufeatures::new!(pclmul, "pclmulqdq", "sse4.1");
+    cpufeatures::new!(avx2, "avx2");
+    cpufeatures::new!(avx, "avx");
+    cpufeatures::new!(sse41, "sse4.1");
+    cpufeatures::new!(vpclmul_avx2, "avx2", "vpclmulqdq");
+    cpufeatures::new!(vpclmul_avx512, "avx512f", "avx512bw", "vpclmulqdq");
+}
+
+#[cfg(target_arch = "aarch64")]
+mod detect {
+    //! Cached HWCAP checks (cpufeatures), one per backend.
+    pub(super) fn get(f: super::Feature) -> bool {
+        use super::Feature as F;
+        match f {
+            F::ArmSha2 => sha2::get(),
+            F::ArmSha3 => sha3::get(),
+            F::ArmPmull => pmull::get(),
+            _ => false,
+        }
+    }
+    cpufeatures::new!(sha2, "sha2");
+    cpufeatures::new!(sha3, "sha3");
+    cpufeatures::new!(pmull, "aes");
+}
+
+/// A CPU feature that some backend needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// x86 SHA extensions (SHA-NI) with SSE4.1: sha1 and sha2's SHA-256 path.
+    ShaNi,
+    /// x86 PCLMULQDQ (carry-less multiply) with SSE4.1: the folding CRCs.
+    Pclmul,
+    /// x86 AVX2: sha2's SHA-512 path, blake2b_simd.
+    Avx2,
+    /// x86 AVX.
+    Avx,
+    /// x86 SSE4.1: blake2b_simd's 128-bit path.
+    Sse41,
+    /// x86 AVX2 with VPCLMULQDQ: 256-bit folding CRCs.
+    Avx2Vpclmul,
+    /// x86 AVX-512F/BW with VPCLMULQDQ: 512-bit folding CRCs.
+    Avx512Vpclmul,
+    /// ARMv8 SHA-1/SHA-256 instructions.
+    ArmSha2,
+    /// ARMv8.2 SHA-512/SHA-3 instructions.
+    ArmSha3,
+    /// ARMv8 PMULL (carry-less multiply): the folding CRCs.
+    ArmPmull,
+}
+
+impl Feature {
+    /// Every feature, for the report.
+    pub const ALL: [Feature; 10] = [
+        Feature::Avx512Vpclmul,
+        Feature::Avx2Vpclmul,
+        Feature::ShaNi,
+        Feature::Pclmul,
+        Feature::Avx2,
+        Feature::Avx,
+        Feature::Sse41,
+        Feature::ArmSha2,
+        Feature::ArmSha3,
+        Feature::ArmPmull,
+    ];
+
+    /// The feature's usual lower-case name (`sha-ni`, `pclmul`, `avx2`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::ShaNi => "sha-ni",
+            Feature::Pclmul => "pclmul",
+            Feature::Avx2 => "avx2",
+            Feature::Avx => "avx",
+            Feature::Sse41 => "sse4.1",
+            Feature::Avx2Vpclmul => "avx2+vpclmulqdq",
+            Feature::Avx512Vpclmul => "avx512+vpclmulqdq",
+            Feature::ArmSha2 => "armv8-sha2",
+            Feature::ArmSha3 => "armv8-sha3",
+            Feature::ArmPmull => "pmull",
+        }
+    }
+
+    /// The hwcaps names in `GLIBC_TUNABLES` that turn this feature off.
+    fn hwcaps_names(self) -> &'static [&'static str] {
+        match self {
+            Feature::ShaNi => &["SHA", "SHA_NI", "SSE4_1"],
+            Feature::Pclmul => &["PCLMULQDQ", "AVX", "SSE4_1"],
+            Feature::Avx2 => &["AVX2", "AVX"],
+            Feature::Avx => &["AVX"],
+            Feature::Sse41 => &["SSE4_1"],
+            Feature::Avx2Vpclmul => &["AVX2", "AVX", "VPCLMULQDQ"],
+            Feature::Avx512Vpclmul => &["AVX512F", "AVX512BW", "VPCLMULQDQ"],
+            Feature::ArmSha2 | Feature::ArmSha3 | Feature::ArmPmull => &[],
+        }
+    }
+
+    fn hardware(self) -> bool {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
+        {
+            detect::get(self)
+        }
+        #[cfg(not(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64")))]
+        {
+            let _ = self;
+            false
+        }
+    }
+
+    /// True when the CPU has the feature and neither `GLIBC_TUNABLES` nor
+    /// `MHASH_BACKEND=portable` turned it off.
+    pub fn enabled(self) -> bool {
+        if self.disabled_by_env() {
+            return false;
+        }
+        self.hardware()
+    }
+
+    /// True when the CPU has the feature, whatever the environment says.
+    pub fn detected(self) -> bool {
+        self.hardware()
+    }
+
+    fn disabled_by_env(self) -> bool {
+        if force_portable() {
+            return true;
+        }
+        let off = disabled_hwcaps();
+        self.hwcaps_names().iter().any(|n| off.iter().any(|o| o == n))
+    }
+}
+
+/// True when `MHASH_BACKEND=portable` asks for the portable backends.
+pub fn force_portable() -> bool {
+    static FORCE: OnceLock<bool> = OnceLock::new();
+    *FORCE.get_or_init(|| std::env::var_os("MHASH_BACKEND").is_some_and(|v| v == "portable"))
+}
+
+/// The upper-case hwcaps names turned off by `GLIBC_TUNABLES`
+/// (`glibc.cpu.hwcaps=-AVX2,-PCLMULQDQ`; glibc tunables syntax, entries
+/// separated by `:`).
+fn disabled_hwcaps() -> &'static [String] {
+    static OFF: OnceLock<Vec<String>> = OnceLock::new();
+    OFF.get_or_init(|| {
+        let Ok(t) = std::env::var("GLIBC_TUNABLES") else {
+            return Vec::new();
+        };
+        parse_hwcaps_off(&t)
+    })
+}
+
+/// Parses a `GLIBC_TUNABLES` value and returns the hwcaps names it disables.
+pub fn parse_hwcaps_off(tunables: &str) -> Vec<String> {
+    let mut off = Vec::new();
+    for entry in tunables.split(':') {
+        if let Some(list) = entry.strip_prefix("glibc.cpu.hwcaps=") {
+            for cap in list.split(',') {
+                if let Some(name) = cap.strip_prefix('-') {
+                    off.push(name.to_ascii_uppercase());
+                }
+            }
+        }
+    }
+    off
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hwcaps_list_is_parsed() {
+        assert_eq!(
+            parse_hwcaps_off("glibc.malloc.check=1:glibc.cpu.hwcaps=-AVX2,-pclmulqdq,+SSE2"),
+            vec!["AVX2".to_string(), "PCLMULQDQ".to_string()]
+        );
+        assert!(parse_hwcaps_off("glibc.malloc.check=1").is_empty());
+    }
+}

@@ -1,0 +1,204 @@
+//! The algorithm registry: one enum of every checksum algorithm mhash knows,
+//! with its GNU name, its BSD tag, its digest length, and the backend
+//! (implementation) chosen for it on this CPU at run time.
+//!
+//! This module sees bytes only: no paths, no files, no printing. A new
+//! algorithm means one [`Algorithm`] variant, one arm in [`Algorithm::hasher`]
+//! and one known-answer test.
+
+mod backends;
+pub mod cpu;
+
+pub use backends::Hasher;
+
+/// The family of a checksum algorithm, as named by `cksum -a` (GNU coreutils
+/// 9.11: `sysv bsd crc crc32b md5 sha1 sha2 sha3 blake2b sm3`), with the SHA-2
+/// and SHA-3 members spelled out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AlgoKind {
+    /// `sum -s`: the System V 16-bit checksum over 512-byte blocks.
+    Sysv,
+    /// `sum -r`: the BSD 16-bit rotating checksum over 1024-byte blocks.
+    Bsd,
+    /// The POSIX `cksum` CRC (CRC-32/CKSUM over the data, then the length).
+    Crc,
+    /// zlib's CRC-32 (CRC-32/ISO-HDLC), `cksum -a crc32b` (GNU 9.6+).
+    Crc32b,
+    /// MD5, RFC 1321.
+    Md5,
+    /// SHA-1, FIPS 180-4.
+    Sha1,
+    /// SHA-224, FIPS 180-4.
+    Sha224,
+    /// SHA-256, FIPS 180-4.
+    Sha256,
+    /// SHA-384, FIPS 180-4.
+    Sha384,
+    /// SHA-512, FIPS 180-4.
+    Sha512,
+    /// SHA3-224, FIPS 202.
+    Sha3_224,
+    /// SHA3-256, FIPS 202.
+    Sha3_256,
+    /// SHA3-384, FIPS 202.
+    Sha3_384,
+    /// SHA3-512, FIPS 202.
+    Sha3_512,
+    /// BLAKE2b, RFC 7693, with a digest length of 8..=512 bits.
+    Blake2b,
+    /// SM3, GB/T 32905-2016.
+    Sm3,
+}
+
+/// An algorithm with its digest length fixed: what a checksum line names.
+///
+/// `bits` is the digest length in bits; it differs from the kind's natural
+/// length only for BLAKE2b (`-l`, a multiple of 8 in 8..=512).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Algorithm {
+    /// Which algorithm.
+    pub kind: AlgoKind,
+    /// Digest length in bits (16 for sysv/bsd, 32 for the CRCs).
+    pub bits: u32,
+}
+
+impl AlgoKind {
+    /// Every kind, in the order `mhash -c` tries tags (longest tag first where
+    /// one tag is a prefix of another).
+    pub const ALL: [AlgoKind; 16] = [
+        AlgoKind::Sha3_224,
+        AlgoKind::Sha3_256,
+        AlgoKind::Sha3_384,
+        AlgoKind::Sha3_512,
+        AlgoKind::Sha224,
+        AlgoKind::Sha256,
+        AlgoKind::Sha384,
+        AlgoKind::Sha512,
+        AlgoKind::Sha1,
+        AlgoKind::Md5,
+        AlgoKind::Blake2b,
+        AlgoKind::Sm3,
+        AlgoKind::Crc32b,
+        AlgoKind::Crc,
+        AlgoKind::Sysv,
+        AlgoKind::Bsd,
+    ];
+
+    /// The natural (maximum) digest length in bits.
+    pub fn max_bits(self) -> u32 {
+        match self {
+            AlgoKind::Sysv | AlgoKind::Bsd => 16,
+            AlgoKind::Crc | AlgoKind::Crc32b => 32,
+            AlgoKind::Md5 => 128,
+            AlgoKind::Sha1 => 160,
+            AlgoKind::Sha224 | AlgoKind::Sha3_224 => 224,
+            AlgoKind::Sha256 | AlgoKind::Sha3_256 | AlgoKind::Sm3 => 256,
+            AlgoKind::Sha384 | AlgoKind::Sha3_384 => 384,
+            AlgoKind::Sha512 | AlgoKind::Sha3_512 | AlgoKind::Blake2b => 512,
+        }
+    }
+
+    /// The name `mhash -a` and `mhash backends` use (`sha256`, `sha3-256`).
+    pub fn name(self) -> &'static str {
+        match self {
+            AlgoKind::Sysv => "sysv",
+            AlgoKind::Bsd => "bsd",
+            AlgoKind::Crc => "crc",
+            AlgoKind::Crc32b => "crc32b",
+            AlgoKind::Md5 => "md5",
+            AlgoKind::Sha1 => "sha1",
+            AlgoKind::Sha224 => "sha224",
+            AlgoKind::Sha256 => "sha256",
+            AlgoKind::Sha384 => "sha384",
+            AlgoKind::Sha512 => "sha512",
+            AlgoKind::Sha3_224 => "sha3-224",
+            AlgoKind::Sha3_256 => "sha3-256",
+            AlgoKind::Sha3_384 => "sha3-384",
+            AlgoKind::Sha3_512 => "sha3-512",
+            AlgoKind::Blake2b => "blake2b",
+            AlgoKind::Sm3 => "sm3",
+        }
+    }
+
+    /// The BSD tag GNU prints with `--tag` (`SHA256`, `SHA3-256`, `BLAKE2b`),
+    /// or `None` for the CRC and sum algorithms, which have no tagged form.
+    pub fn tag(self) -> Option<&'static str> {
+        Some(match self {
+            AlgoKind::Sysv | AlgoKind::Bsd | AlgoKind::Crc | AlgoKind::Crc32b => return None,
+            AlgoKind::Md5 => "MD5",
+            AlgoKind::Sha1 => "SHA1",
+            AlgoKind::Sha224 => "SHA224",
+            AlgoKind::Sha256 => "SHA256",
+            AlgoKind::Sha384 => "SHA384",
+            AlgoKind::Sha512 => "SHA512",
+            AlgoKind::Sha3_224 => "SHA3-224",
+            AlgoKind::Sha3_256 => "SHA3-256",
+            AlgoKind::Sha3_384 => "SHA3-384",
+            AlgoKind::Sha3_512 => "SHA3-512",
+            AlgoKind::Blake2b => "BLAKE2b",
+            AlgoKind::Sm3 => "SM3",
+        })
+    }
+
+    /// True for the algorithms printed as `CHECKSUM SIZE NAME` (GNU cksum's
+    /// legacy format) rather than as a hex digest line.
+    pub fn is_legacy(self) -> bool {
+        matches!(self, AlgoKind::Sysv | AlgoKind::Bsd | AlgoKind::Crc | AlgoKind::Crc32b)
+    }
+
+    /// Looks up a kind by its [`name`](Self::name); `None` if unknown.
+    pub fn from_name(name: &str) -> Option<AlgoKind> {
+        AlgoKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+impl Algorithm {
+    /// The algorithm at its natural digest length.
+    pub fn new(kind: AlgoKind) -> Algorithm {
+        Algorithm { kind, bits: kind.max_bits() }
+    }
+
+    /// BLAKE2b with a digest of `bits` bits.
+    ///
+    /// # Panics
+    /// Never; callers validate `bits` first (a multiple of 8 in 8..=512,
+    /// GNU coreutils b2sum `-l`), and out-of-range values are clamped.
+    pub fn blake2b(bits: u32) -> Algorithm {
+        let bits = bits.clamp(8, 512) / 8 * 8;
+        Algorithm { kind: AlgoKind::Blake2b, bits }
+    }
+
+    /// Digest length in bytes (`bits / 8`).
+    pub fn digest_len(self) -> usize {
+        (self.bits / 8) as usize
+    }
+
+    /// The BSD tag for `--tag` output and tagged check lines: `BLAKE2b-128`
+    /// for a shortened BLAKE2b, else [`AlgoKind::tag`].
+    pub fn tag(self) -> Option<String> {
+        let base = self.kind.tag()?;
+        if self.kind == AlgoKind::Blake2b && self.bits != 512 {
+            Some(format!("{base}-{}", self.bits))
+        } else {
+            Some(base.to_string())
+        }
+    }
+
+    /// A fresh streaming hasher using the fastest backend for this CPU.
+    pub fn hasher(self) -> Box<dyn Hasher> {
+        backends::new_hasher(self)
+    }
+
+    /// Computes the digest of `data` in one call (for tests and benchmarks).
+    pub fn digest(self, data: &[u8]) -> Vec<u8> {
+        let mut h = self.hasher();
+        h.update(data);
+        h.finalize()
+    }
+
+    /// The name of the backend [`hasher`](Self::hasher) uses on this CPU,
+    /// e.g. `sha-ni`, `pclmul`, `avx2`, `portable`.
+    pub fn backend(self) -> &'static str {
+        backends::backend_name(self.kind)
+    }
+}

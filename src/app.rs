@@ -1,0 +1,162 @@
+//! The run: hash mode or check mode over the operands, one output stream,
+//! and the final exit status (GNU: 0 when everything succeeded, else 1).
+
+use crate::algo::AlgoKind;
+use crate::algo::cpu::Feature;
+use crate::check;
+use crate::cli::{Config, GnuCompat, Mode};
+use crate::error::strerror;
+use crate::io::{self, ReadBuf};
+use crate::output::{self, Format, quote};
+use std::io::{IsTerminal, Write};
+
+/// The state shared by the whole run: the program name for diagnostics, the
+/// buffered standard output, and whether anything failed.
+pub struct Run {
+    prog: Vec<u8>,
+    out: std::io::BufWriter<std::io::Stdout>,
+    line_buffered: bool,
+    write_error: Option<std::io::Error>,
+}
+
+impl Run {
+    /// A run whose diagnostics are prefixed with `prog` (GNU's
+    /// `program_name`: `argv[0]` as invoked).
+    pub fn new(prog: &str) -> Run {
+        let stdout = std::io::stdout();
+        let line_buffered = stdout.is_terminal();
+        Run {
+            prog: prog.as_bytes().to_vec(),
+            out: std::io::BufWriter::with_capacity(64 * 1024, stdout),
+            line_buffered,
+            write_error: None,
+        }
+    }
+
+    /// Writes bytes to standard output (buffered; line by line on a terminal).
+    pub fn write_out(&mut self, bytes: &[u8]) {
+        if self.write_error.is_some() {
+            return;
+        }
+        let r = self.out.write_all(bytes).and_then(|()| if self.line_buffered { self.out.flush() } else { Ok(()) });
+        if let Err(e) = r {
+            self.write_error = Some(e);
+        }
+    }
+
+    /// Prints `PROG: MSG` on standard error.
+    pub fn error_msg(&mut self, msg: &[u8]) {
+        let mut line = self.prog.clone();
+        line.extend_from_slice(b": ");
+        line.extend_from_slice(msg);
+        line.push(b'\n');
+        let _ = std::io::stderr().write_all(&line);
+    }
+
+    /// Prints `PROG: NAME: STRERROR` on standard error, the name quoted as
+    /// GNU's `quotef` does.
+    pub fn error_io(&mut self, name: &[u8], e: &std::io::Error) {
+        let mut msg = quote::quotef(name);
+        msg.extend_from_slice(b": ");
+        msg.extend_from_slice(strerror(e).as_bytes());
+        self.error_msg(&msg);
+    }
+
+    /// Flushes standard output; GNU's `close_stdout`: a failure is
+    /// "write error: REASON" and exit status 1.
+    pub fn finish(&mut self) -> bool {
+        let flushed = self.out.flush();
+        let err = self.write_error.take().or(flushed.err());
+        match err {
+            None => true,
+            Some(e) => {
+                let msg = format!("write error: {}", strerror(&e));
+                self.error_msg(msg.as_bytes());
+                false
+            }
+        }
+    }
+}
+
+/// GNU cksum `--debug`'s report of the CRC implementation, printed once
+/// before the first CRC is computed.
+fn crc_debug_lines(compat: GnuCompat) -> Vec<&'static str> {
+    let pclmul = Feature::Pclmul.enabled() && Feature::Avx.enabled();
+    if compat == GnuCompat::V9_1 {
+        return vec![if pclmul { "using pclmul hardware support" } else { "using generic hardware support" }];
+    }
+    let mut v = Vec::new();
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        if Feature::Avx512Vpclmul.enabled() {
+            v.push("using avx512 hardware support");
+            return v;
+        }
+        v.push("avx512 support not detected");
+        if Feature::Avx2Vpclmul.enabled() {
+            v.push("using avx2 hardware support");
+            return v;
+        }
+        v.push("avx2 support not detected");
+        v.push(if pclmul { "using pclmul hardware support" } else { "pclmul support not detected" });
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        v.push(if Feature::ArmPmull.enabled() { "using vmull hardware support" } else { "vmull support not detected" });
+    }
+    let _ = pclmul;
+    v
+}
+
+/// Hash mode: one checksum line per operand, in argument order.
+fn hash_files(run: &mut Run, cfg: &Config) -> bool {
+    let algo = cfg.algo.expect("hash mode always has an algorithm");
+    let fmt = Format {
+        style: cfg.style,
+        binary: cfg.binary,
+        zero: cfg.zero,
+        encoding: cfg.encoding,
+        legacy_name: cfg.files_given,
+    };
+    let mut ok = true;
+    let mut buf = ReadBuf::default();
+    let mut debug_done = !cfg.debug;
+    let mut line = Vec::with_capacity(256);
+    for name in &cfg.files {
+        if !debug_done && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
+            for l in crc_debug_lines(cfg.compat) {
+                run.error_msg(l.as_bytes());
+            }
+            debug_done = true;
+        }
+        let name_bytes = io::os_bytes(name);
+        match io::digest_input(name, algo, &mut buf) {
+            Ok(d) => {
+                line.clear();
+                output::format_record(&mut line, algo, &d.digest, d.size, &name_bytes, &fmt);
+                run.write_out(&line);
+            }
+            Err(e) => {
+                run.error_io(&name_bytes, &e);
+                ok = false;
+            }
+        }
+    }
+    ok
+}
+
+/// Runs the configured job and returns the process exit status.
+pub fn run(cfg: &Config) -> i32 {
+    let mut run = Run::new(&cfg.prog);
+    let mut ok = true;
+    match cfg.mode {
+        Mode::Hash => ok = hash_files(&mut run, cfg),
+        Mode::Check => {
+            for f in &cfg.files {
+                ok &= check::check_file(&mut run, cfg, f);
+            }
+        }
+    }
+    ok &= run.finish();
+    if ok { 0 } else { 1 }
+}

@@ -1,0 +1,282 @@
+//! Check mode (`-c`): read checksum files line by line, verify each listed
+//! file, print `NAME: OK` / `NAME: FAILED` / `NAME: FAILED open or read`,
+//! then GNU's WARNING summary (coreutils digest.c `digest_check`).
+//!
+//! Memory stays bounded by the longest line: the checksum file is streamed.
+
+pub mod parse;
+
+use crate::algo::{AlgoKind, Algorithm};
+use crate::app::Run;
+use crate::cli::{Config, GnuCompat, Verbosity};
+use crate::cli::personality::Personality;
+use crate::io;
+use crate::output::{escape, quote};
+use parse::{Expect, LineError, Parser};
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader, Read};
+
+/// Counts for one checksum file, and whether anything matched.
+#[derive(Debug, Default)]
+struct Tally {
+    misformatted: u64,
+    open_failures: u64,
+    mismatched: u64,
+    properly_formatted: bool,
+    matched: bool,
+}
+
+/// The algorithm a checksum file's name implies (mhash only): `SHA256SUMS`,
+/// `foo.sha256`, `MD5SUMS`, `x.md5`, `B2SUMS`, `x.b2`, ...
+pub fn algorithm_from_file_name(name: &[u8]) -> Option<Algorithm> {
+    let base = name.rsplit(|&b| b == b'/').next().unwrap_or(name);
+    let base = String::from_utf8_lossy(base).to_ascii_lowercase();
+    let stem = base.strip_suffix("sums").or_else(|| base.strip_suffix("sum")).unwrap_or("");
+    let ext = base.rsplit_once('.').map(|(_, e)| e.trim_end_matches("sum")).unwrap_or("");
+    for cand in [stem, ext] {
+        let kind = match cand {
+            "md5" => AlgoKind::Md5,
+            "sha1" => AlgoKind::Sha1,
+            "sha224" => AlgoKind::Sha224,
+            "sha256" => AlgoKind::Sha256,
+            "sha384" => AlgoKind::Sha384,
+            "sha512" => AlgoKind::Sha512,
+            "sha3-224" => AlgoKind::Sha3_224,
+            "sha3-256" => AlgoKind::Sha3_256,
+            "sha3-384" => AlgoKind::Sha3_384,
+            "sha3-512" => AlgoKind::Sha3_512,
+            "b2" | "blake2b" | "blake2" => AlgoKind::Blake2b,
+            "sm3" => AlgoKind::Sm3,
+            _ => continue,
+        };
+        return Some(Algorithm::new(kind));
+    }
+    None
+}
+
+fn expectations(cfg: &Config, checkfile: &[u8]) -> Expect {
+    let base64 = cfg.compat >= GnuCompat::V9_4 || cfg.personality == Personality::Mhash;
+    match cfg.personality {
+        Personality::Mhash => {
+            let untagged = cfg.algo.or_else(|| algorithm_from_file_name(checkfile));
+            Expect {
+                tag_kinds: Vec::new(),
+                untagged,
+                blake2b_auto_length: !cfg.length_given,
+                infer_by_length: untagged.is_none(),
+                base64,
+            }
+        }
+        Personality::Cksum => Expect {
+            tag_kinds: cfg.algo.map(|a| vec![a.kind]).unwrap_or_default(),
+            untagged: cfg.algo,
+            blake2b_auto_length: !cfg.length_given,
+            infer_by_length: false,
+            base64,
+        },
+        _ => {
+            let a = cfg.algo.unwrap_or_else(|| Algorithm::new(AlgoKind::Sha256));
+            Expect {
+                tag_kinds: vec![a.kind],
+                untagged: Some(a),
+                blake2b_auto_length: a.kind == AlgoKind::Blake2b,
+                infer_by_length: false,
+                base64,
+            }
+        }
+    }
+}
+
+/// The type name in "improperly formatted %s checksum line".
+fn digest_type_string(cfg: &Config) -> String {
+    match cfg.algo {
+        Some(a) if a.kind == AlgoKind::Blake2b => "BLAKE2b".to_string(),
+        Some(a) => a.tag().unwrap_or_else(|| a.kind.name().to_ascii_uppercase()),
+        None if cfg.personality == Personality::Cksum => "CRC".to_string(),
+        None => "checksum".to_string(),
+    }
+}
+
+/// How a name is shown in a status line, per GNU release.
+fn status_name(cfg: &Config, name: &[u8]) -> Vec<u8> {
+    let escape_it = match cfg.compat {
+        GnuCompat::V9_1 => name.contains(&b'\n'),
+        GnuCompat::V9_4 => escape::needs_escape(name),
+        GnuCompat::V9_11 => return quote::quotef(name),
+    };
+    if escape_it {
+        let mut out = vec![b'\\'];
+        escape::escape_into(&mut out, name);
+        out
+    } else {
+        name.to_vec()
+    }
+}
+
+/// Verifies every line of the checksum file `checkfile` (`-` = stdin).
+/// Returns true when GNU would count this file as passed.
+pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
+    let is_stdin = checkfile == "-";
+    let checkfile_bytes = io::os_bytes(checkfile);
+    let display: &[u8] = if is_stdin { b"standard input" } else { &checkfile_bytes };
+    let reader: Box<dyn Read> = if is_stdin {
+        Box::new(std::io::stdin())
+    } else {
+        match std::fs::File::open(checkfile) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                run.error_io(display, &e);
+                return false;
+            }
+        }
+    };
+    let mut reader = BufReader::with_capacity(64 * 1024, reader);
+    let mut parser = Parser::new(expectations(cfg, &checkfile_bytes), is_stdin);
+    let mut t = Tally::default();
+    let mut line = Vec::new();
+    let mut line_no: u64 = 0;
+    let mut buf = io::ReadBuf::default();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => {
+                run.error_msg(&[display, b": read error"].concat());
+                return false;
+            }
+        }
+        line_no += 1;
+        if line[0] == b'#' {
+            continue;
+        }
+        let mut l: &[u8] = &line;
+        if l.last() == Some(&b'\n') {
+            l = &l[..l.len() - 1];
+        }
+        if l.last() == Some(&b'\r') {
+            l = &l[..l.len() - 1];
+        }
+        if l.is_empty() {
+            continue;
+        }
+        let parsed = match parser.parse(l) {
+            Ok(p) => p,
+            Err(err) => {
+                t.misformatted += 1;
+                match err {
+                    LineError::Ambiguous(n) => {
+                        let names: Vec<String> = parse_candidates(n);
+                        run.error_msg(
+                            &[
+                                &quote::quotef(display)[..],
+                                format!(
+                                    ": {line_no}: cannot tell the algorithm of a {n}-digit digest ({}); use -a ALGO",
+                                    names.join(", ")
+                                )
+                                .as_bytes(),
+                            ]
+                            .concat(),
+                        );
+                    }
+                    LineError::Malformed if cfg.verbosity == Verbosity::Warn => {
+                        run.error_msg(
+                            &[
+                                &quote::quotef(display)[..],
+                                format!(": {line_no}: improperly formatted {} checksum line", digest_type_string(cfg))
+                                    .as_bytes(),
+                            ]
+                            .concat(),
+                        );
+                    }
+                    LineError::Malformed => {}
+                }
+                continue;
+            }
+        };
+        t.properly_formatted = true;
+        let name_os = io::bytes_os(&parsed.name);
+        let status = cfg.verbosity == Verbosity::Status;
+        match io::digest_input(&name_os, parsed.algo, &mut buf) {
+            Err(e) => {
+                if cfg.ignore_missing && e.kind() == std::io::ErrorKind::NotFound {
+                    continue;
+                }
+                run.error_io(&parsed.name, &e);
+                t.open_failures += 1;
+                if !status {
+                    let mut out = status_name(cfg, &parsed.name);
+                    out.extend_from_slice(b": FAILED open or read\n");
+                    run.write_out(&out);
+                }
+            }
+            Ok(d) => {
+                let ok = d.digest == parsed.digest;
+                if ok {
+                    t.matched = true;
+                } else {
+                    t.mismatched += 1;
+                }
+                if !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
+                    let mut out = status_name(cfg, &parsed.name);
+                    out.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
+                    run.write_out(&out);
+                }
+            }
+        }
+    }
+    if !t.properly_formatted {
+        run.error_msg(&[&quote::quotef(display)[..], b": no properly formatted checksum lines found"].concat());
+    } else if cfg.verbosity != Verbosity::Status {
+        let plural = |n: u64, one: &str, many: &str| if n == 1 { one.to_string() } else { many.to_string() };
+        if t.misformatted != 0 {
+            let n = t.misformatted;
+            run.error_msg(format!("WARNING: {n} {}", plural(n, "line is improperly formatted", "lines are improperly formatted")).as_bytes());
+        }
+        if t.open_failures != 0 {
+            let n = t.open_failures;
+            run.error_msg(format!("WARNING: {n} {}", plural(n, "listed file could not be read", "listed files could not be read")).as_bytes());
+        }
+        if t.mismatched != 0 {
+            let n = t.mismatched;
+            run.error_msg(format!("WARNING: {n} {}", plural(n, "computed checksum did NOT match", "computed checksums did NOT match")).as_bytes());
+        }
+        if cfg.ignore_missing && !t.matched {
+            run.error_msg(&[&quote::quotef(display)[..], b": no file was verified"].concat());
+        }
+    }
+    t.properly_formatted
+        && t.matched
+        && t.mismatched == 0
+        && t.open_failures == 0
+        && (!cfg.strict || t.misformatted == 0)
+}
+
+fn parse_candidates(hex_len: usize) -> Vec<String> {
+    let mut v: Vec<String> = AlgoKind::ALL
+        .into_iter()
+        .filter(|k| !k.is_legacy() && k.max_bits() as usize / 4 == hex_len)
+        .map(|k| k.name().to_string())
+        .collect();
+    if hex_len < 128 {
+        v.push(format!("blake2b -l {}", hex_len * 4));
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_imply_algorithms() {
+        let k = |n: &str| algorithm_from_file_name(n.as_bytes()).map(|a| a.kind);
+        assert_eq!(k("SHA256SUMS"), Some(AlgoKind::Sha256));
+        assert_eq!(k("dist/MD5SUMS"), Some(AlgoKind::Md5));
+        assert_eq!(k("foo.tar.gz.sha512"), Some(AlgoKind::Sha512));
+        assert_eq!(k("B2SUMS"), Some(AlgoKind::Blake2b));
+        assert_eq!(k("x.sha1sum"), Some(AlgoKind::Sha1));
+        assert_eq!(k("checksums.txt"), None);
+    }
+}

@@ -1,0 +1,291 @@
+//! Parsing one checksum line (GNU coreutils digest.c `split_3` and
+//! `bsd_split_3`): BSD tagged lines (`SHA256 (f) = hex`, OpenSSL's
+//! `SHA256(f)= hex`), GNU untagged lines (`hex  f`, `hex *f`), the
+//! one-space "BSD reversed" form (`hex f`, as `md5 -r` writes), escaped
+//! names (leading `\`), and base64 digests (GNU 9.9+).
+
+use crate::algo::{AlgoKind, Algorithm};
+use crate::output::escape;
+use base64::Engine as _;
+
+/// A parsed checksum line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckLine {
+    /// The algorithm the line uses.
+    pub algo: Algorithm,
+    /// The expected digest, decoded (hex or base64) to bytes.
+    pub digest: Vec<u8>,
+    /// The file name, unescaped, as bytes.
+    pub name: Vec<u8>,
+}
+
+/// Why a line was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// GNU's "improperly formatted checksum line".
+    Malformed,
+    /// (mhash only) an untagged digest whose length fits several algorithms
+    /// and nothing else names one; carries the digest length in hex digits.
+    Ambiguous(usize),
+}
+
+/// Which algorithms a line may use: what the personality, `-a` and the
+/// checksum file's name fix.
+#[derive(Clone, Debug)]
+pub struct Expect {
+    /// Tags a tagged line may carry (empty: any known tag).
+    pub tag_kinds: Vec<AlgoKind>,
+    /// The algorithm of untagged lines; `None`: untagged lines are
+    /// rejected, unless `infer_by_length`.
+    pub untagged: Option<Algorithm>,
+    /// BLAKE2b untagged lines take their length from the digest (b2sum).
+    pub blake2b_auto_length: bool,
+    /// mhash: an untagged line's algorithm may be inferred from its length.
+    pub infer_by_length: bool,
+    /// Accept base64 digests (GNU 9.9+).
+    pub base64: bool,
+}
+
+/// Per-checksum-file parser state.
+#[derive(Clone, Debug)]
+pub struct Parser {
+    /// What lines may use.
+    pub expect: Expect,
+    /// GNU's `bsd_reversed`: -1 unknown, 0 standard lines seen, 1 one-space
+    /// lines seen; the two forms may not be mixed in one file.
+    bsd_reversed: i8,
+    /// The checksum file is standard input (a line may then not name `-`).
+    is_stdin: bool,
+}
+
+fn is_white(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+/// Decodes exactly `len` bytes from `text`: hex (either case) of `2*len`
+/// digits, or (when allowed) padded base64 of `4*ceil(len/3)` characters.
+fn decode_digest(text: &[u8], len: usize, base64: bool) -> Option<Vec<u8>> {
+    if text.len() == 2 * len && text.iter().all(u8::is_ascii_hexdigit) {
+        return hex::decode(text).ok();
+    }
+    if base64 && text.len() == len.div_ceil(3) * 4 {
+        let d = base64::engine::general_purpose::STANDARD.decode(text).ok()?;
+        if d.len() == len {
+            return Some(d);
+        }
+    }
+    None
+}
+
+/// Algorithms with `hex_len` hex digits, among those untagged lines may use.
+fn by_length(hex_len: usize) -> Vec<Algorithm> {
+    let mut v: Vec<Algorithm> = AlgoKind::ALL
+        .into_iter()
+        .filter(|k| !k.is_legacy() && k.max_bits() as usize / 4 == hex_len)
+        .map(Algorithm::new)
+        .collect();
+    if hex_len < 128 && hex_len >= 2 && hex_len % 2 == 0 {
+        v.push(Algorithm::blake2b(hex_len as u32 * 4));
+    }
+    v
+}
+
+impl Parser {
+    /// A parser for one checksum file.
+    pub fn new(expect: Expect, is_stdin: bool) -> Parser {
+        Parser { expect, bsd_reversed: -1, is_stdin }
+    }
+
+    /// Parses one line (without its LF/CRLF ending).
+    ///
+    /// # Errors
+    /// [`LineError::Malformed`] where GNU would say "improperly formatted";
+    /// [`LineError::Ambiguous`] where mhash cannot tell the algorithm.
+    pub fn parse(&mut self, line: &[u8]) -> Result<CheckLine, LineError> {
+        let parsed = self.split(line)?;
+        if parsed.name.contains(&0) || (self.is_stdin && parsed.name == b"-") {
+            return Err(LineError::Malformed);
+        }
+        Ok(parsed)
+    }
+
+    fn tag_candidates(&self) -> Vec<AlgoKind> {
+        if self.expect.tag_kinds.is_empty() {
+            AlgoKind::ALL.into_iter().filter(|k| k.tag().is_some()).collect()
+        } else {
+            self.expect.tag_kinds.clone()
+        }
+    }
+
+    fn split(&mut self, s: &[u8]) -> Result<CheckLine, LineError> {
+        let mut i = 0;
+        while i < s.len() && is_white(s[i]) {
+            i += 1;
+        }
+        let escaped = s.get(i) == Some(&b'\\');
+        if escaped {
+            i += 1;
+        }
+        // BSD tagged line?
+        for kind in self.tag_candidates() {
+            let tag = kind.tag().unwrap_or_default().as_bytes();
+            if !s[i..].starts_with(tag) {
+                continue;
+            }
+            let mut j = i + tag.len();
+            let mut algo = Algorithm::new(kind);
+            if kind == AlgoKind::Blake2b && s.get(j) == Some(&b'-') {
+                let start = j + 1;
+                let mut end = start;
+                while end < s.len() && s[end].is_ascii_digit() {
+                    end += 1;
+                }
+                let bits: u32 = std::str::from_utf8(&s[start..end])
+                    .ok()
+                    .and_then(|t| t.parse().ok())
+                    .ok_or(LineError::Malformed)?;
+                if bits == 0 || bits > 512 || bits % 8 != 0 {
+                    return Err(LineError::Malformed);
+                }
+                algo = Algorithm::blake2b(bits);
+                j = end;
+            }
+            if s.get(j) == Some(&b' ') {
+                j += 1;
+            }
+            if s.get(j) != Some(&b'(') {
+                // The tag was a prefix of something else: not this algorithm.
+                continue;
+            }
+            return self.bsd_split(&s[j + 1..], algo, escaped);
+        }
+        self.untagged(s, i, escaped)
+    }
+
+    /// `NAME) = DIGEST`, the name running to the last `)`.
+    fn bsd_split(&self, s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine, LineError> {
+        let close = s.iter().rposition(|&b| b == b')').ok_or(LineError::Malformed)?;
+        let raw_name = &s[..close];
+        let name = if escaped {
+            escape::unescape(raw_name).ok_or(LineError::Malformed)?
+        } else {
+            raw_name.to_vec()
+        };
+        let mut i = close + 1;
+        while i < s.len() && is_white(s[i]) {
+            i += 1;
+        }
+        if s.get(i) != Some(&b'=') {
+            return Err(LineError::Malformed);
+        }
+        i += 1;
+        while i < s.len() && is_white(s[i]) {
+            i += 1;
+        }
+        let digest = decode_digest(&s[i..], algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;
+        Ok(CheckLine { algo, digest, name })
+    }
+
+    fn untagged(&mut self, s: &[u8], start: usize, escaped: bool) -> Result<CheckLine, LineError> {
+        let rest = &s[start..];
+        // The digest token runs to the first blank.
+        let tok_len = rest.iter().position(|&b| is_white(b)).ok_or(LineError::Malformed)?;
+        let tok = &rest[..tok_len];
+        let hex_run = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+        let algo = match self.expect.untagged {
+            Some(a) if a.kind == AlgoKind::Blake2b && self.expect.blake2b_auto_length => {
+                if hex_run == tok_len && hex_run >= 2 && hex_run % 2 == 0 && hex_run <= 128 {
+                    Algorithm::blake2b(hex_run as u32 * 4)
+                } else {
+                    a
+                }
+            }
+            Some(a) => a,
+            None if self.expect.infer_by_length => {
+                if hex_run != tok_len {
+                    return Err(LineError::Malformed);
+                }
+                let c = by_length(hex_run);
+                match c.len() {
+                    0 => return Err(LineError::Malformed),
+                    1 => c[0],
+                    _ => return Err(LineError::Ambiguous(hex_run)),
+                }
+            }
+            None => return Err(LineError::Malformed),
+        };
+        // GNU: the line must be long enough for digest, blank and a name.
+        if rest.len() < 2 * algo.digest_len() + 2 {
+            return Err(LineError::Malformed);
+        }
+        let digest = decode_digest(tok, algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;
+        let mut i = tok_len + 1; // past the blank
+        let reversed = rest.len() - i == 1 || (rest.get(i) != Some(&b' ') && rest.get(i) != Some(&b'*'));
+        if reversed {
+            if self.bsd_reversed == 0 {
+                return Err(LineError::Malformed);
+            }
+            self.bsd_reversed = 1;
+        } else if self.bsd_reversed != 1 {
+            self.bsd_reversed = 0;
+            i += 1;
+        }
+        let raw_name = &rest[i..];
+        let name = if escaped {
+            escape::unescape(raw_name).ok_or(LineError::Malformed)?
+        } else {
+            raw_name.to_vec()
+        };
+        Ok(CheckLine { algo, digest, name })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sha256_parser() -> Parser {
+        Parser::new(
+            Expect {
+                tag_kinds: vec![AlgoKind::Sha256],
+                untagged: Some(Algorithm::new(AlgoKind::Sha256)),
+                blake2b_auto_length: false,
+                infer_by_length: false,
+                base64: true,
+            },
+            false,
+        )
+    }
+    const H: &str = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
+
+    #[test]
+    fn standard_binary_tagged_and_openssl_lines() {
+        let mut p = sha256_parser();
+        let l = p.parse(format!("{H}  a.txt").as_bytes()).unwrap();
+        assert_eq!(l.name, b"a.txt");
+        assert_eq!(hex::encode(&l.digest), H);
+        assert_eq!(p.parse(format!("{H} *b c").as_bytes()).unwrap().name, b"b c");
+        assert_eq!(p.parse(format!("SHA256 (x) y) = {H}").as_bytes()).unwrap().name, b"x) y");
+        assert_eq!(p.parse(format!("SHA256(f)= {H}").as_bytes()).unwrap().name, b"f");
+        assert_eq!(p.parse(format!("\\{H}  a\\\\b\\nc").as_bytes()).unwrap().name, b"a\\b\nc");
+    }
+
+    #[test]
+    fn malformed_lines_are_rejected() {
+        let mut p = sha256_parser();
+        assert_eq!(p.parse(H.as_bytes()), Err(LineError::Malformed));
+        assert_eq!(p.parse(format!("{}  f", &H[..62]).as_bytes()), Err(LineError::Malformed));
+        assert_eq!(p.parse(format!("MD5 (f) = {}", &H[..32]).as_bytes()), Err(LineError::Malformed));
+        assert_eq!(p.parse(format!("\\{H}  bad\\x").as_bytes()), Err(LineError::Malformed));
+    }
+
+    #[test]
+    fn one_space_lines_fix_the_format_for_the_file() {
+        let mut p = sha256_parser();
+        assert_eq!(p.parse(format!("{H} x1").as_bytes()).unwrap().name, b"x1");
+        assert_eq!(p.parse(format!("{H}  lead").as_bytes()).unwrap().name, b" lead");
+        let mut q = sha256_parser();
+        q.parse(format!("{H}  std").as_bytes()).unwrap();
+        assert_eq!(q.parse(format!("{H} rev").as_bytes()), Err(LineError::Malformed));
+    }
+}

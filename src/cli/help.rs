@@ -1,0 +1,166 @@
+//! `--help` and `--version` text for the GNU-named personalities, written
+//! by hand in GNU coreutils' layout (GNU's own tests read it: e.g. the
+//! `cksum --help` DIGEST list). The native `mhash` face uses clap's help.
+
+use super::personality::Personality;
+use super::GnuCompat;
+
+/// What `--help` prints under a GNU name; `prog` is `argv[0]` as invoked
+/// (GNU prints `program_name` in the Usage line).
+pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("Usage: {prog} [OPTION]... [FILE]...\n"));
+    if p == Personality::Cksum {
+        s.push_str("Print or verify checksums.\nBy default use the 32 bit CRC algorithm.\n");
+    } else {
+        let (tag, bits) = match p {
+            Personality::Md5sum => ("MD5", 128),
+            Personality::Sha1sum => ("SHA1", 160),
+            Personality::Sha224sum => ("SHA224", 224),
+            Personality::Sha256sum => ("SHA256", 256),
+            Personality::Sha384sum => ("SHA384", 384),
+            Personality::Sha512sum => ("SHA512", 512),
+            _ => ("BLAKE2b", 512),
+        };
+        s.push_str(&format!("Print or check {tag} ({bits}-bit) checksums.\n"));
+    }
+    s.push_str("\nWith no FILE, or when FILE is -, read standard input.\n");
+    let new = compat >= GnuCompat::V9_11;
+    if p == Personality::Cksum {
+        s.push_str("\nMandatory arguments to long options are mandatory for short options too.\n");
+        s.push_str("  -a, --algorithm=TYPE  select the digest type to use.  See DIGEST below.\n");
+        if new {
+            s.push_str("      --base64          emit base64-encoded digests, not hexadecimal\n");
+        }
+        s.push_str("  -c, --check           read checksums from the FILEs and check them\n");
+        if new {
+            s.push_str(
+                "  -l, --length=BITS     digest length in bits; must not exceed the max size\n\
+                 \x20                         and must be a multiple of 8 for blake2b;\n\
+                 \x20                         must be 224, 256, 384, or 512 for sha2 or sha3\n",
+            );
+            s.push_str("      --raw             emit a raw binary digest, not hexadecimal\n");
+        } else {
+            s.push_str(
+                "  -l, --length=BITS     digest length in bits; must not exceed the max for\n\
+                 \x20                         the blake2 algorithm and must be a multiple of 8\n",
+            );
+        }
+        s.push_str("      --tag             create a BSD-style checksum (the default)\n");
+        s.push_str("      --untagged        create a reversed style checksum, without digest type\n");
+    } else {
+        if p == Personality::B2sum {
+            s.push_str("\nMandatory arguments to long options are mandatory for short options too.\n");
+        }
+        s.push_str("  -b, --binary          read in binary mode\n");
+        s.push_str("  -c, --check           read checksums from the FILEs and check them\n");
+        if p == Personality::B2sum {
+            s.push_str(
+                "  -l, --length=BITS     digest length in bits; must not exceed the max for\n\
+                 \x20                         the blake2 algorithm and must be a multiple of 8\n",
+            );
+        }
+        s.push_str("      --tag             create a BSD-style checksum\n");
+        s.push_str("  -t, --text            read in text mode (default)\n");
+    }
+    s.push_str(
+        "  -z, --zero            end each output line with NUL, not newline,\n\
+         \x20                         and disable file name escaping\n\
+         \n\
+         The following five options are useful only when verifying checksums:\n\
+         \x20     --ignore-missing  don't fail or report status for missing files\n\
+         \x20     --quiet           don't print OK for each successfully verified file\n\
+         \x20     --status          don't output anything, status code shows success\n\
+         \x20     --strict          exit non-zero for improperly formatted checksum lines\n\
+         \x20 -w, --warn            warn about improperly formatted checksum lines\n\
+         \n",
+    );
+    if p == Personality::Cksum {
+        s.push_str("      --debug           indicate which implementation used\n");
+    }
+    s.push_str(
+        "      --help        display this help and exit\n\
+         \x20     --version     output version information and exit\n",
+    );
+    if p == Personality::Cksum {
+        s.push_str("\nDIGEST determines the digest algorithm and default output format:\n");
+        s.push_str(
+            "  sysv      (equivalent to sum -s)\n\
+             \x20 bsd       (equivalent to sum -r)\n\
+             \x20 crc       (equivalent to cksum)\n",
+        );
+        if new {
+            s.push_str(
+                "  crc32b    (only available through cksum)\n\
+                 \x20 md5       (equivalent to md5sum)\n\
+                 \x20 sha1      (equivalent to sha1sum)\n\
+                 \x20 sha2      (equivalent to sha{224,256,384,512}sum)\n\
+                 \x20 sha3      (only available through cksum)\n",
+            );
+        } else {
+            s.push_str(
+                "  md5       (equivalent to md5sum)\n\
+                 \x20 sha1      (equivalent to sha1sum)\n\
+                 \x20 sha224    (equivalent to sha224sum)\n\
+                 \x20 sha256    (equivalent to sha256sum)\n\
+                 \x20 sha384    (equivalent to sha384sum)\n\
+                 \x20 sha512    (equivalent to sha512sum)\n",
+            );
+        }
+        s.push_str(
+            "  blake2b   (equivalent to b2sum)\n\
+             \x20 sm3       (only available through cksum)\n\
+             \n\
+             When checking, the input should be a former output of this program,\n\
+             or equivalent standalone program.\n",
+        );
+    } else {
+        let rfc = match p {
+            Personality::Md5sum => "RFC 1321",
+            Personality::Sha1sum => "FIPS-180-1",
+            Personality::Sha224sum => "RFC 3874",
+            Personality::B2sum => "RFC 7693",
+            _ => "FIPS-180-2",
+        };
+        s.push_str(&format!(
+            "\nThe sums are computed as described in {rfc}.\n\
+             When checking, the input should be a former output of this program.\n\
+             The default mode is to print a line with: checksum, a space,\n\
+             a character indicating input mode ('*' for binary, ' ' for text\n\
+             or where binary is insignificant), and name for each FILE.\n\
+             \n\
+             Note: There is no difference between binary mode and text mode on GNU systems.\n"
+        ));
+    }
+    let name = p.name();
+    let info = match p {
+        Personality::Sha224sum | Personality::Sha256sum | Personality::Sha384sum | Personality::Sha512sum => {
+            "sha2 utilities".to_string()
+        }
+        _ => format!("{name} invocation"),
+    };
+    s.push_str(&format!(
+        "\nGNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n\
+         Report any translation bugs to <https://translationproject.org/team/>\n\
+         Full documentation <https://www.gnu.org/software/coreutils/{name}>\n\
+         or available locally via: info '(coreutils) {info}'\n"
+    ));
+    s
+}
+
+/// What `--version` prints under a GNU name. mhash does not claim to be GNU:
+/// the first line names mhash and its version, the second the GNU release
+/// whose behaviour it reproduces.
+pub fn gnu_version(p: Personality, compat: GnuCompat) -> String {
+    format!(
+        "{} (mhash) {}\n\
+         Reproduces GNU coreutils {} {}.\n\
+         License MIT OR Apache-2.0: <https://opensource.org/licenses/MIT>.\n\
+         This is free software: you are free to change and redistribute it.\n\
+         There is NO WARRANTY, to the extent permitted by law.\n",
+        p.name(),
+        env!("CARGO_PKG_VERSION"),
+        p.name(),
+        compat.release(),
+    )
+}

@@ -1,0 +1,655 @@
+//! The CLI layer: clap definitions for every personality, the GNU wording of
+//! usage errors, and the validation that turns what the user typed into a
+//! [`Config`]. No clap type leaves this module.
+//!
+//! GNU processes options in order (getopt), and some rules depend on that
+//! order (`--tag` then `--text` is an error, `--text` then `--tag` is not;
+//! `--quiet`/`--status`/`--warn`: the last one wins). So clap parses, then
+//! [`parse`] replays the options in command-line order the way GNU's option
+//! loop does, then applies GNU's post-parse checks in GNU's order.
+
+pub mod help;
+pub mod personality;
+
+use crate::algo::{AlgoKind, Algorithm};
+use crate::error::Error;
+use crate::output::{Encoding, Style};
+use clap::{Arg, ArgAction, Command, error::ContextKind, error::ContextValue, error::ErrorKind};
+use personality::Personality;
+use std::ffi::OsString;
+
+/// The GNU coreutils release whose behaviour is reproduced where releases
+/// differ; set by `MHASH_GNU_COMPAT` (`9.1`, `9.4`), default the newest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GnuCompat {
+    /// GNU 9.1-9.3: check status lines escape a name only when it holds LF;
+    /// option rules and messages of 9.1.
+    V9_1,
+    /// GNU 9.4-9.10: check status lines escape `\`, LF and CR.
+    V9_4,
+    /// GNU 9.11: check status lines shell-quote names that need it.
+    V9_11,
+}
+
+impl GnuCompat {
+    /// Reads `MHASH_GNU_COMPAT`: `9.1`/`9.2`/`9.3` → V9_1, `9.4`..`9.10` →
+    /// V9_4, anything else (or unset) → V9_11.
+    pub fn from_env() -> GnuCompat {
+        match std::env::var("MHASH_GNU_COMPAT").ok().as_deref() {
+            Some("9.1" | "9.2" | "9.3") => GnuCompat::V9_1,
+            Some("9.4" | "9.5" | "9.6" | "9.7" | "9.8" | "9.9" | "9.10") => GnuCompat::V9_4,
+            _ => GnuCompat::V9_11,
+        }
+    }
+
+    /// The release this compat level names, for `--version`.
+    pub fn release(self) -> &'static str {
+        match self {
+            GnuCompat::V9_1 => "9.1",
+            GnuCompat::V9_4 => "9.4",
+            GnuCompat::V9_11 => "9.11",
+        }
+    }
+}
+
+/// What the run does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Print a checksum line per input.
+    Hash,
+    /// Read checksum files and verify the files they list (`-c`).
+    Check,
+}
+
+/// How much check mode prints; `--status`, `--quiet` and `--warn` override
+/// each other (last wins). Ordered: `Status < Quiet < Normal < Warn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verbosity {
+    /// `--status`: nothing on stdout; the exit status tells.
+    Status,
+    /// `--quiet`: no `OK` lines.
+    Quiet,
+    /// The default.
+    Normal,
+    /// `-w`: also warn about each improperly formatted line.
+    Warn,
+}
+
+/// Everything the run needs, validated.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Which tool mhash is being.
+    pub personality: Personality,
+    /// `argv[0]` as invoked: the prefix of every diagnostic (GNU's
+    /// `program_name`).
+    pub prog: String,
+    /// The GNU release whose differences are reproduced.
+    pub compat: GnuCompat,
+    /// Hash or check.
+    pub mode: Mode,
+    /// The algorithm; in check mode `None` means "work it out per line"
+    /// (cksum without `-a`, mhash without `-a`).
+    pub algo: Option<Algorithm>,
+    /// `-l` was given with a non-zero value (check mode: lines must match it).
+    pub length_given: bool,
+    /// Tagged or untagged output.
+    pub style: Style,
+    /// `-b`: the `*` marker in untagged lines.
+    pub binary: bool,
+    /// `-z`: NUL-terminated records, no name escaping.
+    pub zero: bool,
+    /// Hex, base64 or raw digests.
+    pub encoding: Encoding,
+    /// Check-mode verbosity.
+    pub verbosity: Verbosity,
+    /// `--strict`: improperly formatted lines make the run fail.
+    pub strict: bool,
+    /// `--ignore-missing`: missing files are skipped silently.
+    pub ignore_missing: bool,
+    /// `--debug`: report which implementation ran.
+    pub debug: bool,
+    /// The operands, as bytes; `-` is standard input. Never empty.
+    pub files: Vec<OsString>,
+    /// True when FILE operands were given (GNU cksum prints the name in CRC
+    /// lines only then).
+    pub files_given: bool,
+}
+
+/// The outcome of parsing: run, or print help/version and exit 0.
+#[derive(Debug)]
+pub enum Parsed {
+    /// Run with this configuration.
+    Run(Box<Config>),
+    /// Print this text to stdout and exit 0.
+    Print(String),
+}
+
+/// GNU long option names per personality, in GNU's `long_options` order (used
+/// for abbreviation and the "ambiguous" message).
+fn long_names(p: Personality) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if p.takes_algorithm() {
+        v.extend(["algorithm", "base64"]);
+    }
+    v.extend(["binary", "check"]);
+    if p.takes_length() {
+        v.push("length");
+    }
+    v.extend(["quiet", "status", "text", "warn", "strict", "ignore-missing", "tag", "zero"]);
+    if p.takes_algorithm() {
+        v.extend(["untagged", "raw", "debug"]);
+    }
+    v.extend(["help", "version"]);
+    v
+}
+
+fn flag(id: &'static str, long: &'static str, short: Option<char>, help: &'static str) -> Arg {
+    let a = Arg::new(id).long(long).action(ArgAction::Count).help(help);
+    match short {
+        Some(c) => a.short(c),
+        None => a,
+    }
+}
+
+/// The clap command for a personality. GNU-named ones get no generated help.
+pub fn command(p: Personality) -> Command {
+    let mut cmd = Command::new(p.name())
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .infer_long_args(true)
+        .dont_delimit_trailing_values(true);
+    if p.takes_algorithm() {
+        cmd = cmd.arg(
+            Arg::new("algorithm")
+                .short('a')
+                .long("algorithm")
+                .value_name("TYPE")
+                .action(ArgAction::Append)
+                .allow_hyphen_values(true)
+                .help("digest algorithm: md5 sha1 sha224 sha256 sha384 sha512 sha2 sha3 blake2b sm3 crc crc32b sysv bsd"),
+        );
+        cmd = cmd.arg(flag("base64", "base64", None, "emit base64-encoded digests, not hexadecimal"));
+    }
+    cmd = cmd
+        .arg(flag("binary", "binary", Some('b'), "read in binary mode (mark lines with '*')"))
+        .arg(flag("check", "check", Some('c'), "read checksums from the FILEs and check them"));
+    if p.takes_length() {
+        cmd = cmd.arg(
+            Arg::new("length")
+                .short('l')
+                .long("length")
+                .value_name("BITS")
+                .action(ArgAction::Append)
+                .allow_hyphen_values(true)
+                .help("digest length in bits (blake2b: multiple of 8 up to 512; sha2/sha3: 224, 256, 384, 512)"),
+        );
+    }
+    cmd = cmd
+        .arg(flag("quiet", "quiet", None, "don't print OK for each successfully verified file"))
+        .arg(flag("status", "status", None, "don't output anything, status code shows success"))
+        .arg(flag("text", "text", Some('t'), "read in text mode (default)"))
+        .arg(flag("warn", "warn", Some('w'), "warn about improperly formatted checksum lines"))
+        .arg(flag("strict", "strict", None, "exit non-zero for improperly formatted checksum lines"))
+        .arg(flag("ignore-missing", "ignore-missing", None, "don't fail or report status for missing files"))
+        .arg(flag("tag", "tag", None, "create a BSD-style checksum"))
+        .arg(flag("zero", "zero", Some('z'), "end each output line with NUL, not newline, and disable file name escaping"));
+    if p.takes_algorithm() {
+        cmd = cmd
+            .arg(flag("untagged", "untagged", None, "create a reversed style checksum, without digest type"))
+            .arg(flag("raw", "raw", None, "emit a raw binary digest, not hexadecimal"))
+            .arg(flag("debug", "debug", None, "indicate which implementation is used"));
+    }
+    cmd = cmd
+        .arg(flag("help", "help", None, "display this help and exit"))
+        .arg(flag("version", "version", None, "output version information and exit"))
+        .arg(
+            Arg::new("files")
+                .value_name("FILE")
+                .num_args(0..)
+                .action(ArgAction::Append)
+                .allow_hyphen_values(false)
+                .value_parser(clap::value_parser!(OsString)),
+        );
+    if p == Personality::Mhash {
+        cmd = cmd
+            .about("Compute and check checksums with the fastest implementation for this CPU.")
+            .override_usage("mhash [-a ALGO] [OPTION]... [FILE]...")
+            .after_help(
+                "With no FILE, or when FILE is -, read standard input. Output is GNU's untagged\n\
+                 format, so `mhash -a sha256 * > SHA256SUMS` is readable by `sha256sum -c`.\n\
+                 `mhash -c FILE` works out the algorithm per line: from a BSD tag, from -a,\n\
+                 from the checksum file's name (SHA256SUMS, *.md5, ...) or from the digest length.",
+            );
+    }
+    cmd
+}
+
+/// Finds the long options `name` abbreviates (getopt_long rules: an exact
+/// match wins, else every option it is a prefix of).
+fn long_matches(p: Personality, name: &str) -> Vec<&'static str> {
+    let all = long_names(p);
+    if let Some(exact) = all.iter().find(|n| **n == name) {
+        return vec![*exact];
+    }
+    all.into_iter().filter(|n| n.starts_with(name)).collect()
+}
+
+/// getopt_long's diagnostics that clap cannot phrase: ambiguous
+/// abbreviations and a missing option argument at the end of `argv`.
+fn pre_scan(p: Personality, args: &[OsString]) -> Option<String> {
+    let takes_value = |long: &str| long == "algorithm" || long == "length";
+    let mut i = 1;
+    while i < args.len() {
+        let a = args[i].to_string_lossy();
+        if a == "--" {
+            return None;
+        }
+        if let Some(body) = a.strip_prefix("--") {
+            let (name, has_eq) = match body.split_once('=') {
+                Some((n, _)) => (n, true),
+                None => (body, false),
+            };
+            let m = long_matches(p, name);
+            if m.len() > 1 {
+                let poss: Vec<String> = m.iter().map(|n| format!("'--{n}'")).collect();
+                return Some(format!("option '--{name}' is ambiguous; possibilities: {}", poss.join(" ")));
+            }
+            if m.len() == 1 && takes_value(m[0]) && !has_eq {
+                if i + 1 == args.len() {
+                    return Some(format!("option '--{}' requires an argument", m[0]));
+                }
+                i += 1;
+            }
+        } else if a.len() > 1 && a.starts_with('-') {
+            for (k, c) in a.char_indices().skip(1) {
+                let needs = (c == 'a' && p.takes_algorithm()) || (c == 'l' && p.takes_length());
+                if needs {
+                    if k + 1 == a.len() {
+                        if i + 1 == args.len() {
+                            return Some(format!("option requires an argument -- '{c}'"));
+                        }
+                        i += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Words a clap error the way GNU getopt does.
+fn gnu_getopt_message(p: Personality, e: &clap::Error) -> Option<String> {
+    let invalid = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    match e.kind() {
+        ErrorKind::UnknownArgument => {
+            if let Some(body) = invalid.strip_prefix("--") {
+                Some(format!("unrecognized option '--{body}'"))
+            } else {
+                let c = invalid.chars().nth(1).unwrap_or('?');
+                Some(format!("invalid option -- '{c}'"))
+            }
+        }
+        ErrorKind::TooManyValues | ErrorKind::NoEquals => {
+            let name = invalid.trim_start_matches('-').split([' ', '=']).next().unwrap_or("");
+            let full = long_matches(p, name).first().copied().unwrap_or(name).to_string();
+            Some(format!("option '--{full}' doesn't allow an argument"))
+        }
+        _ => None,
+    }
+}
+
+/// One option occurrence, in command-line order.
+#[derive(Debug)]
+enum Opt {
+    Algorithm(String),
+    Length(String),
+    Flag(&'static str),
+}
+
+fn events(m: &clap::ArgMatches, p: Personality) -> Vec<(usize, Opt)> {
+    let mut ev = Vec::new();
+    for id in long_names(p) {
+        if m.value_source(id) != Some(clap::parser::ValueSource::CommandLine) {
+            continue;
+        }
+        match id {
+            "algorithm" | "length" => {
+                if let (Some(idx), Some(vals)) = (m.indices_of(id), m.get_many::<String>(id)) {
+                    for (i, v) in idx.zip(vals) {
+                        let o = if id == "algorithm" { Opt::Algorithm(v.clone()) } else { Opt::Length(v.clone()) };
+                        ev.push((i, o));
+                    }
+                }
+            }
+            _ => {
+                if let Some(idx) = m.indices_of(id) {
+                    for i in idx {
+                        ev.push((i, Opt::Flag(id)));
+                    }
+                }
+            }
+        }
+    }
+    ev.sort_by_key(|(i, _)| *i);
+    ev
+}
+
+/// The `-a` values a personality accepts, in GNU's `algorithm_args` order.
+fn algorithm_args(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
+    if p == Personality::Mhash {
+        return vec![
+            "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha2", "sha3", "sha3-224", "sha3-256",
+            "sha3-384", "sha3-512", "blake2b", "sm3", "crc", "crc32b", "sysv", "bsd",
+        ];
+    }
+    if compat == GnuCompat::V9_1 {
+        vec!["bsd", "sysv", "crc", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "sm3"]
+    } else {
+        vec![
+            "bsd", "sysv", "crc", "crc32b", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha2",
+            "sha3", "blake2b", "sm3",
+        ]
+    }
+}
+
+/// An `-a` choice before the length is applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AlgoChoice {
+    Kind(AlgoKind),
+    Sha2,
+    Sha3,
+}
+
+fn choice_from_name(name: &str) -> Option<AlgoChoice> {
+    match name {
+        "sha2" => Some(AlgoChoice::Sha2),
+        "sha3" => Some(AlgoChoice::Sha3),
+        _ => AlgoKind::from_name(name).map(AlgoChoice::Kind),
+    }
+}
+
+/// Parses a `-l` value as GNU's `xdectoumax`/`xnumtoumax` does (decimal,
+/// no sign). `Err(true)` on overflow, `Err(false)` on any other defect.
+fn parse_length(s: &str) -> Result<u64, bool> {
+    let t = s.trim_start();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(false);
+    }
+    t.parse::<u64>().map_err(|_| true)
+}
+
+/// Parses `args` (`args[0]` is `argv[0]`) for personality `p`.
+///
+/// # Errors
+/// [`Error::Usage`] with GNU's wording for every invalid command line.
+pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
+    let compat = GnuCompat::from_env();
+    let prog = args.first().map(|a| a.to_string_lossy().into_owned()).unwrap_or_else(|| p.name().to_string());
+    if let Some(msg) = pre_scan(p, &args) {
+        return Err(Error::usage(msg));
+    }
+    let m = match command(p).try_get_matches_from(&args) {
+        Ok(m) => m,
+        Err(e) => {
+            return Err(match gnu_getopt_message(p, &e) {
+                Some(msg) => Error::usage(msg),
+                None => Error::usage(e.to_string().lines().next().unwrap_or("invalid usage").trim_start_matches("error: ").to_string()),
+            });
+        }
+    };
+    let old = compat == GnuCompat::V9_1 && p.is_gnu();
+
+    // GNU's option loop, replayed in command-line order.
+    let mut choice: Option<AlgoChoice> = None;
+    let mut length: Option<(u64, String)> = None;
+    let mut binary: i8 = -1;
+    let mut prefix_tag: i8 = -1;
+    let mut verbosity = Verbosity::Normal;
+    let (mut check, mut strict, mut ignore_missing, mut zero) = (false, false, false, false);
+    let (mut base64, mut raw, mut debug, mut want_help, mut want_version) = (false, false, false, false, false);
+    for (_, o) in events(&m, p) {
+        match o {
+            Opt::Algorithm(v) => {
+                let valid = algorithm_args(p, compat);
+                match valid.iter().find(|n| **n == v) {
+                    Some(n) => choice = choice_from_name(n),
+                    None => {
+                        let mut msg = format!("invalid argument '{v}' for '--algorithm'\nValid arguments are:");
+                        for n in valid {
+                            msg.push_str(&format!("\n  - '{n}'"));
+                        }
+                        return Err(Error::usage(msg));
+                    }
+                }
+            }
+            Opt::Length(v) => match parse_length(&v) {
+                Ok(n) => {
+                    if old && n % 8 != 0 {
+                        return Err(Error::fatal(format!("invalid length: '{v}'\nlength is not a multiple of 8")));
+                    }
+                    length = Some((n, v));
+                }
+                Err(overflow) => {
+                    let suffix = if overflow && old { ": Value too large for defined data type" } else { "" };
+                    return Err(Error::fatal(format!("invalid length: '{v}'{suffix}")));
+                }
+            },
+            Opt::Flag(f) => match f {
+                "binary" | "text" if old && p == Personality::Cksum => {
+                    return Err(Error::Usage { msg: None, try_help: true });
+                }
+                "binary" => binary = 1,
+                "text" => binary = 0,
+                "check" => check = true,
+                "quiet" => verbosity = Verbosity::Quiet,
+                "status" => verbosity = Verbosity::Status,
+                "warn" => verbosity = Verbosity::Warn,
+                "strict" => strict = true,
+                "ignore-missing" => ignore_missing = true,
+                "tag" => {
+                    prefix_tag = 1;
+                    binary = 1;
+                }
+                "untagged" => {
+                    if prefix_tag == 1 {
+                        binary = -1;
+                    }
+                    prefix_tag = 0;
+                }
+                "zero" => zero = true,
+                "base64" => base64 = true,
+                "raw" => raw = true,
+                "debug" => debug = true,
+                "help" => {
+                    want_help = true;
+                    break;
+                }
+                "version" => {
+                    want_version = true;
+                    break;
+                }
+                _ => {}
+            },
+        }
+    }
+    if want_help {
+        let text = if p == Personality::Mhash {
+            command(p).render_help().to_string()
+        } else {
+            help::gnu_help(p, &prog, compat)
+        };
+        return Ok(Parsed::Print(text));
+    }
+    if want_version {
+        return Ok(Parsed::Print(help::gnu_version(p, compat)));
+    }
+
+    // Post-parse checks, in GNU's order.
+    let default_choice = match p.fixed_algorithm() {
+        Some(a) => AlgoChoice::Kind(a.kind),
+        None if p == Personality::Cksum => AlgoChoice::Kind(AlgoKind::Crc),
+        None => AlgoChoice::Kind(AlgoKind::Sha256),
+    };
+    let algo_given = choice.is_some();
+    let choice = choice.unwrap_or(default_choice);
+    let len_bits = length.as_ref().map(|(n, _)| *n).unwrap_or(0);
+    let len_str = length.as_ref().map(|(_, s)| s.clone()).unwrap_or_default();
+    let algo: Algorithm = if old {
+        if len_bits > 512 {
+            return Err(Error::fatal(format!(
+                "invalid length: '{len_str}'\nmaximum digest length for 'BLAKE2b' is 512 bits"
+            )));
+        }
+        match choice {
+            AlgoChoice::Kind(AlgoKind::Blake2b) => Algorithm::blake2b(if len_bits == 0 { 512 } else { len_bits as u32 }),
+            AlgoChoice::Kind(k) => {
+                if len_bits != 0 {
+                    return Err(Error::fatal("--length is only supported with --algorithm=blake2b"));
+                }
+                Algorithm::new(k)
+            }
+            _ => Algorithm::new(AlgoKind::Sha256),
+        }
+    } else {
+        match choice {
+            AlgoChoice::Sha2 | AlgoChoice::Sha3 => {
+                let name = if choice == AlgoChoice::Sha2 { "sha2" } else { "sha3" };
+                let tag = if choice == AlgoChoice::Sha2 { "SHA2" } else { "SHA3" };
+                if length.is_none() && !check {
+                    return Err(Error::fatal(format!(
+                        "--algorithm={name} requires specifying --length 224, 256, 384, or 512"
+                    )));
+                }
+                let bits = if length.is_none() { 512 } else { len_bits };
+                if !matches!(bits, 224 | 256 | 384 | 512) {
+                    return Err(Error::fatal(format!(
+                        "invalid length: '{len_str}'\ndigest length for '{tag}' must be 224, 256, 384, or 512"
+                    )));
+                }
+                let kind = match (choice, bits) {
+                    (AlgoChoice::Sha2, 224) => AlgoKind::Sha224,
+                    (AlgoChoice::Sha2, 256) => AlgoKind::Sha256,
+                    (AlgoChoice::Sha2, 384) => AlgoKind::Sha384,
+                    (AlgoChoice::Sha2, _) => AlgoKind::Sha512,
+                    (_, 224) => AlgoKind::Sha3_224,
+                    (_, 256) => AlgoKind::Sha3_256,
+                    (_, 384) => AlgoKind::Sha3_384,
+                    _ => AlgoKind::Sha3_512,
+                };
+                Algorithm::new(kind)
+            }
+            AlgoChoice::Kind(k) => {
+                if len_bits != 0 && k != AlgoKind::Blake2b && p.takes_algorithm() {
+                    return Err(Error::fatal("--length is only supported with --algorithm blake2b, sha2, or sha3"));
+                }
+                if len_bits > 512 {
+                    return Err(Error::fatal(format!(
+                        "invalid length: '{len_str}'\nmaximum digest length for 'BLAKE2b' is 512 bits"
+                    )));
+                }
+                if len_bits % 8 != 0 {
+                    return Err(Error::fatal(format!("invalid length: '{len_str}'\nlength is not a multiple of 8")));
+                }
+                if k == AlgoKind::Blake2b {
+                    Algorithm::blake2b(if len_bits == 0 { 512 } else { len_bits as u32 })
+                } else {
+                    Algorithm::new(k)
+                }
+            }
+        }
+    };
+    if check && algo.kind.is_legacy() && (algo_given || p != Personality::Cksum) {
+        return Err(Error::fatal(if old {
+            "--check is not supported with --algorithm={bsd,sysv,crc}"
+        } else {
+            "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}"
+        }));
+    }
+    if base64 && raw {
+        return Err(Error::usage("--base64 and --raw are mutually exclusive"));
+    }
+    if prefix_tag == -1 {
+        prefix_tag = i8::from(p == Personality::Cksum);
+    }
+    if prefix_tag == 1 && binary == 0 {
+        return Err(Error::usage(if p == Personality::Cksum {
+            "--text mode is only supported with --untagged"
+        } else {
+            "--tag does not support --text mode"
+        }));
+    }
+    if zero && check {
+        return Err(Error::usage("the --zero option is not supported when verifying checksums"));
+    }
+    let tag_explicit = m.get_count("tag") > 0;
+    if check && prefix_tag == 1 && p != Personality::Cksum && tag_explicit {
+        return Err(Error::usage("the --tag option is meaningless when verifying checksums"));
+    }
+    if check && binary >= 0 && !(old && p == Personality::Cksum) {
+        return Err(Error::usage("the --binary and --text options are meaningless when verifying checksums"));
+    }
+    if !check {
+        for (on, name) in [
+            (ignore_missing, "ignore-missing"),
+            (verbosity == Verbosity::Status, "status"),
+            (verbosity == Verbosity::Warn, "warn"),
+            (verbosity == Verbosity::Quiet, "quiet"),
+            (strict, "strict"),
+        ] {
+            if on {
+                return Err(Error::usage(format!("the --{name} option is meaningful only when verifying checksums")));
+            }
+        }
+    }
+    let mut files: Vec<OsString> = m.get_many::<OsString>("files").map(|v| v.cloned().collect()).unwrap_or_default();
+    let files_given = !files.is_empty();
+    if raw && files.len() > 1 {
+        return Err(Error::fatal("the --raw option is not supported with multiple files"));
+    }
+    if files.is_empty() {
+        files.push(OsString::from("-"));
+    }
+    let algo_opt = if check && !algo_given && p.takes_algorithm() { None } else { Some(algo) };
+    Ok(Parsed::Run(Box::new(Config {
+        personality: p,
+        prog,
+        compat,
+        mode: if check { Mode::Check } else { Mode::Hash },
+        algo: algo_opt,
+        length_given: len_bits != 0,
+        style: if prefix_tag == 1 { Style::Tagged } else { Style::Untagged },
+        binary: binary == 1,
+        zero,
+        encoding: if raw {
+            Encoding::Raw
+        } else if base64 {
+            Encoding::Base64
+        } else {
+            Encoding::Hex
+        },
+        verbosity,
+        strict,
+        ignore_missing,
+        debug,
+        files,
+        files_given,
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_definitions_are_consistent() {
+        for (p, _) in Personality::GNU {
+            command(p).debug_assert();
+        }
+        command(Personality::Mhash).debug_assert();
+    }
+}

@@ -1,0 +1,113 @@
+//! The personality: which tool mhash is pretending to be, chosen from the
+//! base name of `argv[0]` (any `.exe` stripped), as a multicall binary does.
+
+use crate::algo::{AlgoKind, Algorithm};
+
+/// The tool mhash behaves as. GNU-named personalities accept exactly GNU's
+/// flags and print GNU's bytes; [`Personality::Mhash`] is the native face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Personality {
+    /// GNU `md5sum`.
+    Md5sum,
+    /// GNU `sha1sum`.
+    Sha1sum,
+    /// GNU `sha224sum`.
+    Sha224sum,
+    /// GNU `sha256sum`.
+    Sha256sum,
+    /// GNU `sha384sum`.
+    Sha384sum,
+    /// GNU `sha512sum`.
+    Sha512sum,
+    /// GNU `b2sum` (BLAKE2b, `-l BITS`).
+    B2sum,
+    /// GNU `cksum` (`-a ALGO`, CRC by default, tagged output by default).
+    Cksum,
+    /// The native `mhash` face: `-a ALGO` (default sha256), untagged output.
+    Mhash,
+}
+
+impl Personality {
+    /// Every GNU-named personality, with its fixed program name.
+    pub const GNU: [(Personality, &'static str); 8] = [
+        (Personality::Md5sum, "md5sum"),
+        (Personality::Sha1sum, "sha1sum"),
+        (Personality::Sha224sum, "sha224sum"),
+        (Personality::Sha256sum, "sha256sum"),
+        (Personality::Sha384sum, "sha384sum"),
+        (Personality::Sha512sum, "sha512sum"),
+        (Personality::B2sum, "b2sum"),
+        (Personality::Cksum, "cksum"),
+    ];
+
+    /// Chooses the personality from `argv[0]`: its base name with any `.exe`
+    /// stripped, matched exactly, else by the longest GNU name it ends with
+    /// (`gsha256sum`, `x86_64-sha256sum`); anything else is `mhash`.
+    pub fn from_argv0(argv0: &std::ffi::OsStr) -> Personality {
+        let path = std::path::Path::new(argv0);
+        let base = path.file_name().map(|b| b.to_string_lossy().into_owned()).unwrap_or_default();
+        let base = base.strip_suffix(".exe").unwrap_or(&base);
+        if let Some((p, _)) = Self::GNU.iter().find(|(_, n)| *n == base) {
+            return *p;
+        }
+        Self::GNU
+            .iter()
+            .filter(|(_, n)| base.ends_with(n))
+            .max_by_key(|(_, n)| n.len())
+            .map(|(p, _)| *p)
+            .unwrap_or(Personality::Mhash)
+    }
+
+    /// The canonical program name (`sha256sum`), as GNU's documentation
+    /// links spell it, whatever `argv[0]` was.
+    pub fn name(self) -> &'static str {
+        Self::GNU.iter().find(|(p, _)| *p == self).map(|(_, n)| *n).unwrap_or("mhash")
+    }
+
+    /// The fixed algorithm of a single-algorithm tool; `None` for `cksum`
+    /// and `mhash`, which take `-a`.
+    pub fn fixed_algorithm(self) -> Option<Algorithm> {
+        let kind = match self {
+            Personality::Md5sum => AlgoKind::Md5,
+            Personality::Sha1sum => AlgoKind::Sha1,
+            Personality::Sha224sum => AlgoKind::Sha224,
+            Personality::Sha256sum => AlgoKind::Sha256,
+            Personality::Sha384sum => AlgoKind::Sha384,
+            Personality::Sha512sum => AlgoKind::Sha512,
+            Personality::B2sum => AlgoKind::Blake2b,
+            Personality::Cksum | Personality::Mhash => return None,
+        };
+        Some(Algorithm::new(kind))
+    }
+
+    /// True for the GNU-named personalities.
+    pub fn is_gnu(self) -> bool {
+        self != Personality::Mhash
+    }
+
+    /// True when `-l/--length` is accepted (b2sum, cksum, mhash).
+    pub fn takes_length(self) -> bool {
+        matches!(self, Personality::B2sum | Personality::Cksum | Personality::Mhash)
+    }
+
+    /// True when `-a/--algorithm` and cksum's extra flags are accepted.
+    pub fn takes_algorithm(self) -> bool {
+        matches!(self, Personality::Cksum | Personality::Mhash)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn argv0_picks_personality() {
+        assert_eq!(Personality::from_argv0(OsStr::new("/usr/bin/sha256sum")), Personality::Sha256sum);
+        assert_eq!(Personality::from_argv0(OsStr::new("md5sum.exe")), Personality::Md5sum);
+        assert_eq!(Personality::from_argv0(OsStr::new("gsha224sum")), Personality::Sha224sum);
+        assert_eq!(Personality::from_argv0(OsStr::new("cksum")), Personality::Cksum);
+        assert_eq!(Personality::from_argv0(OsStr::new("./target/release/mhash")), Personality::Mhash);
+        assert_eq!(Personality::from_argv0(OsStr::new("sum")), Personality::Mhash);
+    }
+}

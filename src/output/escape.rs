@@ -1,0 +1,57 @@
+//! GNU's file-name escaping for checksum lines (coreutils digest.c): a name
+//! holding `\`, LF or CR is written with `\\`, `\n`, `\r` and the whole line
+//! gets a leading `\`. `-z` turns escaping off.
+
+/// True when `name` must be escaped in a checksum line.
+pub fn needs_escape(name: &[u8]) -> bool {
+    name.iter().any(|&b| b == b'\\' || b == b'\n' || b == b'\r')
+}
+
+/// Writes `name` with `\`, LF and CR escaped (no leading backslash).
+pub fn escape_into(out: &mut Vec<u8>, name: &[u8]) {
+    for &b in name {
+        match b {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => out.push(b),
+        }
+    }
+}
+
+/// Reverses [`escape_into`]: `\\`, `\n`, `\r` become `\`, LF, CR; any other
+/// backslash sequence (or a trailing `\`) makes the name invalid (`None`),
+/// as GNU's `filename_unescape` rejects it.
+pub fn unescape(name: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(name.len());
+    let mut it = name.iter();
+    while let Some(&b) = it.next() {
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        match it.next() {
+            Some(b'\\') => out.push(b'\\'),
+            Some(b'n') => out.push(b'\n'),
+            Some(b'r') => out.push(b'\r'),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_then_unescape_is_identity() {
+        let name = b"a\\b\nc\rd\xff";
+        let mut e = Vec::new();
+        escape_into(&mut e, name);
+        assert_eq!(e, b"a\\\\b\\nc\\rd\xff");
+        assert_eq!(unescape(&e).unwrap(), name);
+        assert!(unescape(b"bad\\x").is_none());
+        assert!(unescape(b"trailing\\").is_none());
+    }
+}

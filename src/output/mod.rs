@@ -1,0 +1,156 @@
+//! Output: the only place that formats checksum lines. Pure functions that
+//! append one record's bytes to a buffer: GNU untagged (`HEX  NAME`, `*` for
+//! binary), BSD tagged (`TAG (NAME) = HEX`), GNU cksum's legacy
+//! `CHECKSUM SIZE NAME` for the CRC and sum algorithms, NUL-terminated
+//! (`-z`), base64 and raw digests, with GNU's file-name escaping.
+
+pub mod escape;
+pub mod quote;
+
+use crate::algo::{AlgoKind, Algorithm};
+use base64::Engine as _;
+
+/// Which line layout to print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// `DIGEST  NAME` (GNU sha*sum default; `cksum --untagged`).
+    Untagged,
+    /// `TAG (NAME) = DIGEST` (`--tag`; GNU cksum default).
+    Tagged,
+}
+
+/// How the digest itself is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Lower-case hexadecimal (the default).
+    Hex,
+    /// Standard base64 with padding (`cksum --base64`, GNU 9.2+).
+    Base64,
+    /// The digest bytes alone, no name, no newline (`cksum --raw`).
+    Raw,
+}
+
+/// Everything that decides how one record is printed.
+#[derive(Clone, Copy, Debug)]
+pub struct Format {
+    /// Untagged or tagged (ignored by the legacy CRC/sum algorithms).
+    pub style: Style,
+    /// Print the `*` binary-mode marker in untagged lines.
+    pub binary: bool,
+    /// End records with NUL instead of LF and do not escape names (`-z`).
+    pub zero: bool,
+    /// Digest encoding.
+    pub encoding: Encoding,
+    /// Legacy (CRC/sum) lines carry the name only when files were named on
+    /// the command line (GNU cksum prints `CRC SIZE` for bare stdin).
+    pub legacy_name: bool,
+}
+
+/// Appends the text form of `digest` (hex or base64) to `out`.
+pub fn encode_digest(out: &mut Vec<u8>, digest: &[u8], encoding: Encoding) {
+    match encoding {
+        Encoding::Hex => out.extend_from_slice(hex::encode(digest).as_bytes()),
+        Encoding::Base64 => {
+            out.extend_from_slice(base64::engine::general_purpose::STANDARD.encode(digest).as_bytes())
+        }
+        Encoding::Raw => out.extend_from_slice(digest),
+    }
+}
+
+/// Appends one record for `name` to `out`.
+///
+/// `digest` is what [`crate::algo::Hasher::finalize`] returned; `size` is
+/// the input length in bytes (used by the legacy CRC/sum lines only).
+pub fn format_record(out: &mut Vec<u8>, algo: Algorithm, digest: &[u8], size: u64, name: &[u8], fmt: &Format) {
+    if fmt.encoding == Encoding::Raw {
+        out.extend_from_slice(digest);
+        return;
+    }
+    let delim = if fmt.zero { b'\0' } else { b'\n' };
+    if algo.kind.is_legacy() {
+        let line = match algo.kind {
+            AlgoKind::Sysv => {
+                let v = u16::from_be_bytes([digest[0], digest[1]]);
+                format!("{} {}", v, size.div_ceil(512))
+            }
+            AlgoKind::Bsd => {
+                let v = u16::from_be_bytes([digest[0], digest[1]]);
+                format!("{:05} {:>5}", v, size.div_ceil(1024))
+            }
+            _ => {
+                let v = u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]);
+                format!("{v} {size}")
+            }
+        };
+        out.extend_from_slice(line.as_bytes());
+        if fmt.legacy_name {
+            out.push(b' ');
+            out.extend_from_slice(name);
+        }
+        out.push(delim);
+        return;
+    }
+    let escape = !fmt.zero && escape::needs_escape(name);
+    if escape {
+        out.push(b'\\');
+    }
+    let push_name = |out: &mut Vec<u8>| {
+        if escape {
+            escape::escape_into(out, name);
+        } else {
+            out.extend_from_slice(name);
+        }
+    };
+    match fmt.style {
+        Style::Tagged => {
+            out.extend_from_slice(algo.tag().unwrap_or_default().as_bytes());
+            out.extend_from_slice(b" (");
+            push_name(out);
+            out.extend_from_slice(b") = ");
+            encode_digest(out, digest, fmt.encoding);
+        }
+        Style::Untagged => {
+            encode_digest(out, digest, fmt.encoding);
+            out.extend_from_slice(if fmt.binary { b" *" } else { b"  " });
+            push_name(out);
+        }
+    }
+    out.push(delim);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fmt(style: Style) -> Format {
+        Format { style, binary: false, zero: false, encoding: Encoding::Hex, legacy_name: true }
+    }
+
+    // Expected lines are GNU coreutils 9.1 output for the same input.
+    #[test]
+    fn untagged_and_tagged_lines_match_gnu() {
+        let algo = Algorithm::new(AlgoKind::Md5);
+        let d = algo.digest(b"hello\n");
+        let mut out = Vec::new();
+        format_record(&mut out, algo, &d, 6, b"a\\b", &fmt(Style::Untagged));
+        assert_eq!(out, b"\\b1946ac92492d2347c6235b4d2611184  a\\\\b\n");
+        out.clear();
+        format_record(&mut out, algo, &d, 6, b"top\nbottom", &fmt(Style::Tagged));
+        assert_eq!(out, b"\\MD5 (top\\nbottom) = b1946ac92492d2347c6235b4d2611184\n");
+    }
+
+    #[test]
+    fn legacy_lines_match_gnu() {
+        let mut out = Vec::new();
+        for (kind, want) in [
+            (AlgoKind::Crc, "3015617425 6 a.txt\n"),
+            (AlgoKind::Bsd, "36979     1 a.txt\n"),
+            (AlgoKind::Sysv, "542 1 a.txt\n"),
+        ] {
+            out.clear();
+            let algo = Algorithm::new(kind);
+            format_record(&mut out, algo, &algo.digest(b"hello\n"), 6, b"a.txt", &fmt(Style::Tagged));
+            assert_eq!(String::from_utf8_lossy(&out), want);
+        }
+    }
+}
