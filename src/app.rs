@@ -38,7 +38,13 @@ impl Run {
         if self.write_error.is_some() {
             return;
         }
-        let r = self.out.write_all(bytes).and_then(|()| if self.line_buffered { self.out.flush() } else { Ok(()) });
+        let r = self.out.write_all(bytes).and_then(|()| {
+            if self.line_buffered {
+                self.out.flush()
+            } else {
+                Ok(())
+            }
+        });
         if let Err(e) = r {
             self.write_error = Some(e);
         }
@@ -83,7 +89,11 @@ impl Run {
 fn crc_debug_lines(compat: GnuCompat) -> Vec<&'static str> {
     let pclmul = Feature::Pclmul.enabled() && Feature::Avx.enabled();
     if compat == GnuCompat::V9_1 {
-        return vec![if pclmul { "using pclmul hardware support" } else { "using generic hardware support" }];
+        return vec![if pclmul {
+            "using pclmul hardware support"
+        } else {
+            "using generic hardware support"
+        }];
     }
     let mut v = Vec::new();
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
@@ -98,11 +108,19 @@ fn crc_debug_lines(compat: GnuCompat) -> Vec<&'static str> {
             return v;
         }
         v.push("avx2 support not detected");
-        v.push(if pclmul { "using pclmul hardware support" } else { "pclmul support not detected" });
+        v.push(if pclmul {
+            "using pclmul hardware support"
+        } else {
+            "pclmul support not detected"
+        });
     }
     #[cfg(target_arch = "aarch64")]
     {
-        v.push(if Feature::ArmPmull.enabled() { "using vmull hardware support" } else { "vmull support not detected" });
+        v.push(if Feature::ArmPmull.enabled() {
+            "using vmull hardware support"
+        } else {
+            "vmull support not detected"
+        });
     }
     let _ = pclmul;
     v

@@ -21,11 +21,17 @@ pub enum Error {
 impl Error {
     /// A usage error followed by the "Try --help" line.
     pub fn usage(msg: impl Into<String>) -> Error {
-        Error::Usage { msg: Some(msg.into()), try_help: true }
+        Error::Usage {
+            msg: Some(msg.into()),
+            try_help: true,
+        }
     }
     /// A fatal error without the "Try --help" line (GNU `die`).
     pub fn fatal(msg: impl Into<String>) -> Error {
-        Error::Usage { msg: Some(msg.into()), try_help: false }
+        Error::Usage {
+            msg: Some(msg.into()),
+            try_help: false,
+        }
     }
 }
 

@@ -51,7 +51,7 @@ struct PosixCrc {
 }
 
 enum CrcState {
-    Fast(crc_fast::Digest),
+    Fast(Box<crc_fast::Digest>),
     Table(u32),
 }
 
@@ -63,7 +63,11 @@ const CKSUM_TABLE: [u32; 256] = {
         let mut c = (i as u32) << 24;
         let mut k = 0;
         while k < 8 {
-            c = if c & 0x8000_0000 != 0 { (c << 1) ^ 0x04C1_1DB7 } else { c << 1 };
+            c = if c & 0x8000_0000 != 0 {
+                (c << 1) ^ 0x04C1_1DB7
+            } else {
+                c << 1
+            };
             k += 1;
         }
         t[i] = c;
@@ -82,7 +86,9 @@ fn cksum_table_update(mut crc: u32, data: &[u8]) -> u32 {
 impl PosixCrc {
     fn new() -> PosixCrc {
         let state = if Feature::Pclmul.enabled() || Feature::ArmPmull.enabled() {
-            CrcState::Fast(crc_fast::Digest::new(crc_fast::CrcAlgorithm::Crc32Cksum))
+            CrcState::Fast(Box::new(crc_fast::Digest::new(
+                crc_fast::CrcAlgorithm::Crc32Cksum,
+            )))
         } else {
             CrcState::Table(0)
         };
@@ -196,9 +202,11 @@ pub(super) fn new_hasher(algo: Algorithm) -> Box<dyn Hasher> {
         AlgoKind::Sha3_384 => rc(sha3::Sha3_384::new()),
         AlgoKind::Sha3_512 => rc(sha3::Sha3_512::new()),
         AlgoKind::Sm3 => Box::new(Sm3(<sm3::Sm3 as sm3::Digest>::new())),
-        AlgoKind::Blake2b => {
-            Box::new(Blake2b(blake2b_simd::Params::new().hash_length(algo.digest_len()).to_state()))
-        }
+        AlgoKind::Blake2b => Box::new(Blake2b(
+            blake2b_simd::Params::new()
+                .hash_length(algo.digest_len())
+                .to_state(),
+        )),
         AlgoKind::Crc => Box::new(PosixCrc::new()),
         AlgoKind::Crc32b => Box::new(Crc32b(if cpu::force_portable() {
             crc32fast::Hasher::internal_new_baseline(0, 0)

@@ -143,7 +143,10 @@ impl AlgoKind {
     /// True for the algorithms printed as `CHECKSUM SIZE NAME` (GNU cksum's
     /// legacy format) rather than as a hex digest line.
     pub fn is_legacy(self) -> bool {
-        matches!(self, AlgoKind::Sysv | AlgoKind::Bsd | AlgoKind::Crc | AlgoKind::Crc32b)
+        matches!(
+            self,
+            AlgoKind::Sysv | AlgoKind::Bsd | AlgoKind::Crc | AlgoKind::Crc32b
+        )
     }
 
     /// Looks up a kind by its [`name`](Self::name); `None` if unknown.
@@ -155,7 +158,10 @@ impl AlgoKind {
 impl Algorithm {
     /// The algorithm at its natural digest length.
     pub fn new(kind: AlgoKind) -> Algorithm {
-        Algorithm { kind, bits: kind.max_bits() }
+        Algorithm {
+            kind,
+            bits: kind.max_bits(),
+        }
     }
 
     /// BLAKE2b with a digest of `bits` bits.
@@ -165,7 +171,10 @@ impl Algorithm {
     /// GNU coreutils b2sum `-l`), and out-of-range values are clamped.
     pub fn blake2b(bits: u32) -> Algorithm {
         let bits = bits.clamp(8, 512) / 8 * 8;
-        Algorithm { kind: AlgoKind::Blake2b, bits }
+        Algorithm {
+            kind: AlgoKind::Blake2b,
+            bits,
+        }
     }
 
     /// Digest length in bytes (`bits / 8`).

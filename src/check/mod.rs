@@ -8,8 +8,8 @@ pub mod parse;
 
 use crate::algo::{AlgoKind, Algorithm};
 use crate::app::Run;
-use crate::cli::{Config, GnuCompat, Verbosity};
 use crate::cli::personality::Personality;
+use crate::cli::{Config, GnuCompat, Verbosity};
 use crate::io;
 use crate::output::{escape, quote};
 use parse::{Expect, LineError, Parser};
@@ -31,8 +31,14 @@ struct Tally {
 pub fn algorithm_from_file_name(name: &[u8]) -> Option<Algorithm> {
     let base = name.rsplit(|&b| b == b'/').next().unwrap_or(name);
     let base = String::from_utf8_lossy(base).to_ascii_lowercase();
-    let stem = base.strip_suffix("sums").or_else(|| base.strip_suffix("sum")).unwrap_or("");
-    let ext = base.rsplit_once('.').map(|(_, e)| e.trim_end_matches("sum")).unwrap_or("");
+    let stem = base
+        .strip_suffix("sums")
+        .or_else(|| base.strip_suffix("sum"))
+        .unwrap_or("");
+    let ext = base
+        .rsplit_once('.')
+        .map(|(_, e)| e.trim_end_matches("sum"))
+        .unwrap_or("");
     for cand in [stem, ext] {
         let kind = match cand {
             "md5" => AlgoKind::Md5,
@@ -118,7 +124,11 @@ fn status_name(cfg: &Config, name: &[u8]) -> Vec<u8> {
 pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
     let is_stdin = checkfile == "-";
     let checkfile_bytes = io::os_bytes(checkfile);
-    let display: &[u8] = if is_stdin { b"standard input" } else { &checkfile_bytes };
+    let display: &[u8] = if is_stdin {
+        b"standard input"
+    } else {
+        &checkfile_bytes
+    };
     let reader: Box<dyn Read> = if is_stdin {
         Box::new(std::io::stdin())
     } else {
@@ -184,8 +194,11 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                         run.error_msg(
                             &[
                                 &quote::quotef(display)[..],
-                                format!(": {line_no}: improperly formatted {} checksum line", digest_type_string(cfg))
-                                    .as_bytes(),
+                                format!(
+                                    ": {line_no}: improperly formatted {} checksum line",
+                                    digest_type_string(cfg)
+                                )
+                                .as_bytes(),
                             ]
                             .concat(),
                         );
@@ -227,20 +240,58 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
         }
     }
     if !t.properly_formatted {
-        run.error_msg(&[&quote::quotef(display)[..], b": no properly formatted checksum lines found"].concat());
+        run.error_msg(
+            &[
+                &quote::quotef(display)[..],
+                b": no properly formatted checksum lines found",
+            ]
+            .concat(),
+        );
     } else if cfg.verbosity != Verbosity::Status {
-        let plural = |n: u64, one: &str, many: &str| if n == 1 { one.to_string() } else { many.to_string() };
+        let plural = |n: u64, one: &str, many: &str| {
+            if n == 1 { one.to_string() } else { many.to_string() }
+        };
         if t.misformatted != 0 {
             let n = t.misformatted;
-            run.error_msg(format!("WARNING: {n} {}", plural(n, "line is improperly formatted", "lines are improperly formatted")).as_bytes());
+            run.error_msg(
+                format!(
+                    "WARNING: {n} {}",
+                    plural(
+                        n,
+                        "line is improperly formatted",
+                        "lines are improperly formatted"
+                    )
+                )
+                .as_bytes(),
+            );
         }
         if t.open_failures != 0 {
             let n = t.open_failures;
-            run.error_msg(format!("WARNING: {n} {}", plural(n, "listed file could not be read", "listed files could not be read")).as_bytes());
+            run.error_msg(
+                format!(
+                    "WARNING: {n} {}",
+                    plural(
+                        n,
+                        "listed file could not be read",
+                        "listed files could not be read"
+                    )
+                )
+                .as_bytes(),
+            );
         }
         if t.mismatched != 0 {
             let n = t.mismatched;
-            run.error_msg(format!("WARNING: {n} {}", plural(n, "computed checksum did NOT match", "computed checksums did NOT match")).as_bytes());
+            run.error_msg(
+                format!(
+                    "WARNING: {n} {}",
+                    plural(
+                        n,
+                        "computed checksum did NOT match",
+                        "computed checksums did NOT match"
+                    )
+                )
+                .as_bytes(),
+            );
         }
         if cfg.ignore_missing && !t.matched {
             run.error_msg(&[&quote::quotef(display)[..], b": no file was verified"].concat());
@@ -254,15 +305,10 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
 }
 
 fn parse_candidates(hex_len: usize) -> Vec<String> {
-    let mut v: Vec<String> = AlgoKind::ALL
+    parse::by_length(hex_len)
         .into_iter()
-        .filter(|k| !k.is_legacy() && k.max_bits() as usize / 4 == hex_len)
-        .map(|k| k.name().to_string())
-        .collect();
-    if hex_len < 128 {
-        v.push(format!("blake2b -l {}", hex_len * 4));
-    }
-    v
+        .map(|a| a.kind.name().to_string())
+        .collect()
 }
 
 #[cfg(test)]

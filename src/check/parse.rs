@@ -77,23 +77,25 @@ fn decode_digest(text: &[u8], len: usize, base64: bool) -> Option<Vec<u8>> {
     None
 }
 
-/// Algorithms with `hex_len` hex digits, among those untagged lines may use.
-fn by_length(hex_len: usize) -> Vec<Algorithm> {
-    let mut v: Vec<Algorithm> = AlgoKind::ALL
+/// Algorithms whose natural digest has `hex_len` hex digits. Shortened
+/// BLAKE2b digests (`-l`) are not counted: every even length would then be
+/// ambiguous, and untagged `b2sum -l` output names no length anyway.
+pub fn by_length(hex_len: usize) -> Vec<Algorithm> {
+    AlgoKind::ALL
         .into_iter()
         .filter(|k| !k.is_legacy() && k.max_bits() as usize / 4 == hex_len)
         .map(Algorithm::new)
-        .collect();
-    if hex_len < 128 && hex_len >= 2 && hex_len % 2 == 0 {
-        v.push(Algorithm::blake2b(hex_len as u32 * 4));
-    }
-    v
+        .collect()
 }
 
 impl Parser {
     /// A parser for one checksum file.
     pub fn new(expect: Expect, is_stdin: bool) -> Parser {
-        Parser { expect, bsd_reversed: -1, is_stdin }
+        Parser {
+            expect,
+            bsd_reversed: -1,
+            is_stdin,
+        }
     }
 
     /// Parses one line (without its LF/CRLF ending).
@@ -144,7 +146,7 @@ impl Parser {
                     .ok()
                     .and_then(|t| t.parse().ok())
                     .ok_or(LineError::Malformed)?;
-                if bits == 0 || bits > 512 || bits % 8 != 0 {
+                if bits == 0 || bits > 512 || !bits.is_multiple_of(8) {
                     return Err(LineError::Malformed);
                 }
                 algo = Algorithm::blake2b(bits);
@@ -182,14 +184,18 @@ impl Parser {
         while i < s.len() && is_white(s[i]) {
             i += 1;
         }
-        let digest = decode_digest(&s[i..], algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;
+        let digest =
+            decode_digest(&s[i..], algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;
         Ok(CheckLine { algo, digest, name })
     }
 
     fn untagged(&mut self, s: &[u8], start: usize, escaped: bool) -> Result<CheckLine, LineError> {
         let rest = &s[start..];
         // The digest token runs to the first blank.
-        let tok_len = rest.iter().position(|&b| is_white(b)).ok_or(LineError::Malformed)?;
+        let tok_len = rest
+            .iter()
+            .position(|&b| is_white(b))
+            .ok_or(LineError::Malformed)?;
         let tok = &rest[..tok_len];
         let hex_run = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
         let algo = match self.expect.untagged {
@@ -265,18 +271,33 @@ mod tests {
         assert_eq!(l.name, b"a.txt");
         assert_eq!(hex::encode(&l.digest), H);
         assert_eq!(p.parse(format!("{H} *b c").as_bytes()).unwrap().name, b"b c");
-        assert_eq!(p.parse(format!("SHA256 (x) y) = {H}").as_bytes()).unwrap().name, b"x) y");
+        assert_eq!(
+            p.parse(format!("SHA256 (x) y) = {H}").as_bytes()).unwrap().name,
+            b"x) y"
+        );
         assert_eq!(p.parse(format!("SHA256(f)= {H}").as_bytes()).unwrap().name, b"f");
-        assert_eq!(p.parse(format!("\\{H}  a\\\\b\\nc").as_bytes()).unwrap().name, b"a\\b\nc");
+        assert_eq!(
+            p.parse(format!("\\{H}  a\\\\b\\nc").as_bytes()).unwrap().name,
+            b"a\\b\nc"
+        );
     }
 
     #[test]
     fn malformed_lines_are_rejected() {
         let mut p = sha256_parser();
         assert_eq!(p.parse(H.as_bytes()), Err(LineError::Malformed));
-        assert_eq!(p.parse(format!("{}  f", &H[..62]).as_bytes()), Err(LineError::Malformed));
-        assert_eq!(p.parse(format!("MD5 (f) = {}", &H[..32]).as_bytes()), Err(LineError::Malformed));
-        assert_eq!(p.parse(format!("\\{H}  bad\\x").as_bytes()), Err(LineError::Malformed));
+        assert_eq!(
+            p.parse(format!("{}  f", &H[..62]).as_bytes()),
+            Err(LineError::Malformed)
+        );
+        assert_eq!(
+            p.parse(format!("MD5 (f) = {}", &H[..32]).as_bytes()),
+            Err(LineError::Malformed)
+        );
+        assert_eq!(
+            p.parse(format!("\\{H}  bad\\x").as_bytes()),
+            Err(LineError::Malformed)
+        );
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! by hand in GNU coreutils' layout (GNU's own tests read it: e.g. the
 //! `cksum --help` DIGEST list). The native `mhash` face uses clap's help.
 
-use super::personality::Personality;
 use super::GnuCompat;
+use super::personality::Personality;
 
 /// What `--help` prints under a GNU name; `prog` is `argv[0]` as invoked
 /// (GNU prints `program_name` in the Usage line).
@@ -152,6 +152,15 @@ pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
 /// the first line names mhash and its version, the second the GNU release
 /// whose behaviour it reproduces.
 pub fn gnu_version(p: Personality, compat: GnuCompat) -> String {
+    if p == Personality::Mhash {
+        return format!(
+            "mhash {}\n\
+             GNU-compatible personalities follow coreutils {} (MHASH_GNU_COMPAT).\n\
+             License MIT OR Apache-2.0.\n",
+            env!("CARGO_PKG_VERSION"),
+            compat.release()
+        );
+    }
     format!(
         "{} (mhash) {}\n\
          Reproduces GNU coreutils {} {}.\n\

@@ -135,7 +135,16 @@ fn long_names(p: Personality) -> Vec<&'static str> {
     if p.takes_length() {
         v.push("length");
     }
-    v.extend(["quiet", "status", "text", "warn", "strict", "ignore-missing", "tag", "zero"]);
+    v.extend([
+        "quiet",
+        "status",
+        "text",
+        "warn",
+        "strict",
+        "ignore-missing",
+        "tag",
+        "zero",
+    ]);
     if p.takes_algorithm() {
         v.extend(["untagged", "raw", "debug"]);
     }
@@ -144,7 +153,7 @@ fn long_names(p: Personality) -> Vec<&'static str> {
 }
 
 fn flag(id: &'static str, long: &'static str, short: Option<char>, help: &'static str) -> Arg {
-    let a = Arg::new(id).long(long).action(ArgAction::Count).help(help);
+    let a = Arg::new(id).long(long).action(ArgAction::SetTrue).help(help);
     match short {
         Some(c) => a.short(c),
         None => a,
@@ -157,6 +166,7 @@ pub fn command(p: Personality) -> Command {
         .disable_help_flag(true)
         .disable_version_flag(true)
         .infer_long_args(true)
+        .args_override_self(true)
         .dont_delimit_trailing_values(true);
     if p.takes_algorithm() {
         cmd = cmd.arg(
@@ -168,11 +178,26 @@ pub fn command(p: Personality) -> Command {
                 .allow_hyphen_values(true)
                 .help("digest algorithm: md5 sha1 sha224 sha256 sha384 sha512 sha2 sha3 blake2b sm3 crc crc32b sysv bsd"),
         );
-        cmd = cmd.arg(flag("base64", "base64", None, "emit base64-encoded digests, not hexadecimal"));
+        cmd = cmd.arg(flag(
+            "base64",
+            "base64",
+            None,
+            "emit base64-encoded digests, not hexadecimal",
+        ));
     }
     cmd = cmd
-        .arg(flag("binary", "binary", Some('b'), "read in binary mode (mark lines with '*')"))
-        .arg(flag("check", "check", Some('c'), "read checksums from the FILEs and check them"));
+        .arg(flag(
+            "binary",
+            "binary",
+            Some('b'),
+            "read in binary mode (mark lines with '*')",
+        ))
+        .arg(flag(
+            "check",
+            "check",
+            Some('c'),
+            "read checksums from the FILEs and check them",
+        ));
     if p.takes_length() {
         cmd = cmd.arg(
             Arg::new("length")
@@ -181,30 +206,83 @@ pub fn command(p: Personality) -> Command {
                 .value_name("BITS")
                 .action(ArgAction::Append)
                 .allow_hyphen_values(true)
-                .help("digest length in bits (blake2b: multiple of 8 up to 512; sha2/sha3: 224, 256, 384, 512)"),
+                .help(
+                    "digest length in bits (blake2b: multiple of 8 up to 512; sha2/sha3: 224, 256, 384, 512)",
+                ),
         );
     }
     cmd = cmd
-        .arg(flag("quiet", "quiet", None, "don't print OK for each successfully verified file"))
-        .arg(flag("status", "status", None, "don't output anything, status code shows success"))
+        .arg(flag(
+            "quiet",
+            "quiet",
+            None,
+            "don't print OK for each successfully verified file",
+        ))
+        .arg(flag(
+            "status",
+            "status",
+            None,
+            "don't output anything, status code shows success",
+        ))
         .arg(flag("text", "text", Some('t'), "read in text mode (default)"))
-        .arg(flag("warn", "warn", Some('w'), "warn about improperly formatted checksum lines"))
-        .arg(flag("strict", "strict", None, "exit non-zero for improperly formatted checksum lines"))
-        .arg(flag("ignore-missing", "ignore-missing", None, "don't fail or report status for missing files"))
+        .arg(flag(
+            "warn",
+            "warn",
+            Some('w'),
+            "warn about improperly formatted checksum lines",
+        ))
+        .arg(flag(
+            "strict",
+            "strict",
+            None,
+            "exit non-zero for improperly formatted checksum lines",
+        ))
+        .arg(flag(
+            "ignore-missing",
+            "ignore-missing",
+            None,
+            "don't fail or report status for missing files",
+        ))
         .arg(flag("tag", "tag", None, "create a BSD-style checksum"))
-        .arg(flag("zero", "zero", Some('z'), "end each output line with NUL, not newline, and disable file name escaping"));
+        .arg(flag(
+            "zero",
+            "zero",
+            Some('z'),
+            "end each output line with NUL, not newline, and disable file name escaping",
+        ));
     if p.takes_algorithm() {
         cmd = cmd
-            .arg(flag("untagged", "untagged", None, "create a reversed style checksum, without digest type"))
-            .arg(flag("raw", "raw", None, "emit a raw binary digest, not hexadecimal"))
-            .arg(flag("debug", "debug", None, "indicate which implementation is used"));
+            .arg(flag(
+                "untagged",
+                "untagged",
+                None,
+                "create a reversed style checksum, without digest type",
+            ))
+            .arg(flag(
+                "raw",
+                "raw",
+                None,
+                "emit a raw binary digest, not hexadecimal",
+            ))
+            .arg(flag(
+                "debug",
+                "debug",
+                None,
+                "indicate which implementation is used",
+            ));
     }
     cmd = cmd
         .arg(flag("help", "help", None, "display this help and exit"))
-        .arg(flag("version", "version", None, "output version information and exit"))
+        .arg(flag(
+            "version",
+            "version",
+            None,
+            "output version information and exit",
+        ))
         .arg(
             Arg::new("files")
                 .value_name("FILE")
+                .help("files to hash, or checksum files with -c; - is standard input")
                 .num_args(0..)
                 .action(ArgAction::Append)
                 .allow_hyphen_values(false)
@@ -252,7 +330,10 @@ fn pre_scan(p: Personality, args: &[OsString]) -> Option<String> {
             let m = long_matches(p, name);
             if m.len() > 1 {
                 let poss: Vec<String> = m.iter().map(|n| format!("'--{n}'")).collect();
-                return Some(format!("option '--{name}' is ambiguous; possibilities: {}", poss.join(" ")));
+                return Some(format!(
+                    "option '--{name}' is ambiguous; possibilities: {}",
+                    poss.join(" ")
+                ));
             }
             if m.len() == 1 && takes_value(m[0]) && !has_eq {
                 if i + 1 == args.len() {
@@ -295,7 +376,11 @@ fn gnu_getopt_message(p: Personality, e: &clap::Error) -> Option<String> {
             }
         }
         ErrorKind::TooManyValues | ErrorKind::NoEquals => {
-            let name = invalid.trim_start_matches('-').split([' ', '=']).next().unwrap_or("");
+            let name = invalid
+                .trim_start_matches('-')
+                .split([' ', '='])
+                .next()
+                .unwrap_or("");
             let full = long_matches(p, name).first().copied().unwrap_or(name).to_string();
             Some(format!("option '--{full}' doesn't allow an argument"))
         }
@@ -321,7 +406,11 @@ fn events(m: &clap::ArgMatches, p: Personality) -> Vec<(usize, Opt)> {
             "algorithm" | "length" => {
                 if let (Some(idx), Some(vals)) = (m.indices_of(id), m.get_many::<String>(id)) {
                     for (i, v) in idx.zip(vals) {
-                        let o = if id == "algorithm" { Opt::Algorithm(v.clone()) } else { Opt::Length(v.clone()) };
+                        let o = if id == "algorithm" {
+                            Opt::Algorithm(v.clone())
+                        } else {
+                            Opt::Length(v.clone())
+                        };
                         ev.push((i, o));
                     }
                 }
@@ -348,7 +437,9 @@ fn algorithm_args(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
         ];
     }
     if compat == GnuCompat::V9_1 {
-        vec!["bsd", "sysv", "crc", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "sm3"]
+        vec![
+            "bsd", "sysv", "crc", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "sm3",
+        ]
     } else {
         vec![
             "bsd", "sysv", "crc", "crc32b", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha2",
@@ -389,7 +480,10 @@ fn parse_length(s: &str) -> Result<u64, bool> {
 /// [`Error::Usage`] with GNU's wording for every invalid command line.
 pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
     let compat = GnuCompat::from_env();
-    let prog = args.first().map(|a| a.to_string_lossy().into_owned()).unwrap_or_else(|| p.name().to_string());
+    let prog = args
+        .first()
+        .map(|a| a.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.name().to_string());
     if let Some(msg) = pre_scan(p, &args) {
         return Err(Error::usage(msg));
     }
@@ -398,7 +492,14 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         Err(e) => {
             return Err(match gnu_getopt_message(p, &e) {
                 Some(msg) => Error::usage(msg),
-                None => Error::usage(e.to_string().lines().next().unwrap_or("invalid usage").trim_start_matches("error: ").to_string()),
+                None => Error::usage(
+                    e.to_string()
+                        .lines()
+                        .next()
+                        .unwrap_or("invalid usage")
+                        .trim_start_matches("error: ")
+                        .to_string(),
+                ),
             });
         }
     };
@@ -411,7 +512,8 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
     let mut prefix_tag: i8 = -1;
     let mut verbosity = Verbosity::Normal;
     let (mut check, mut strict, mut ignore_missing, mut zero) = (false, false, false, false);
-    let (mut base64, mut raw, mut debug, mut want_help, mut want_version) = (false, false, false, false, false);
+    let (mut base64, mut raw, mut debug, mut want_help, mut want_version) =
+        (false, false, false, false, false);
     for (_, o) in events(&m, p) {
         match o {
             Opt::Algorithm(v) => {
@@ -419,7 +521,8 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                 match valid.iter().find(|n| **n == v) {
                     Some(n) => choice = choice_from_name(n),
                     None => {
-                        let mut msg = format!("invalid argument '{v}' for '--algorithm'\nValid arguments are:");
+                        let mut msg =
+                            format!("invalid argument '{v}' for '--algorithm'\nValid arguments are:");
                         for n in valid {
                             msg.push_str(&format!("\n  - '{n}'"));
                         }
@@ -429,19 +532,28 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
             }
             Opt::Length(v) => match parse_length(&v) {
                 Ok(n) => {
-                    if old && n % 8 != 0 {
-                        return Err(Error::fatal(format!("invalid length: '{v}'\nlength is not a multiple of 8")));
+                    if old && !n.is_multiple_of(8) {
+                        return Err(Error::fatal(format!(
+                            "invalid length: '{v}'\nlength is not a multiple of 8"
+                        )));
                     }
                     length = Some((n, v));
                 }
                 Err(overflow) => {
-                    let suffix = if overflow && old { ": Value too large for defined data type" } else { "" };
+                    let suffix = if overflow && old {
+                        ": Value too large for defined data type"
+                    } else {
+                        ""
+                    };
                     return Err(Error::fatal(format!("invalid length: '{v}'{suffix}")));
                 }
             },
             Opt::Flag(f) => match f {
                 "binary" | "text" if old && p == Personality::Cksum => {
-                    return Err(Error::Usage { msg: None, try_help: true });
+                    return Err(Error::Usage {
+                        msg: None,
+                        try_help: true,
+                    });
                 }
                 "binary" => binary = 1,
                 "text" => binary = 0,
@@ -506,10 +618,14 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
             )));
         }
         match choice {
-            AlgoChoice::Kind(AlgoKind::Blake2b) => Algorithm::blake2b(if len_bits == 0 { 512 } else { len_bits as u32 }),
+            AlgoChoice::Kind(AlgoKind::Blake2b) => {
+                Algorithm::blake2b(if len_bits == 0 { 512 } else { len_bits as u32 })
+            }
             AlgoChoice::Kind(k) => {
                 if len_bits != 0 {
-                    return Err(Error::fatal("--length is only supported with --algorithm=blake2b"));
+                    return Err(Error::fatal(
+                        "--length is only supported with --algorithm=blake2b",
+                    ));
                 }
                 Algorithm::new(k)
             }
@@ -518,8 +634,16 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
     } else {
         match choice {
             AlgoChoice::Sha2 | AlgoChoice::Sha3 => {
-                let name = if choice == AlgoChoice::Sha2 { "sha2" } else { "sha3" };
-                let tag = if choice == AlgoChoice::Sha2 { "SHA2" } else { "SHA3" };
+                let name = if choice == AlgoChoice::Sha2 {
+                    "sha2"
+                } else {
+                    "sha3"
+                };
+                let tag = if choice == AlgoChoice::Sha2 {
+                    "SHA2"
+                } else {
+                    "SHA3"
+                };
                 if length.is_none() && !check {
                     return Err(Error::fatal(format!(
                         "--algorithm={name} requires specifying --length 224, 256, 384, or 512"
@@ -545,15 +669,19 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
             }
             AlgoChoice::Kind(k) => {
                 if len_bits != 0 && k != AlgoKind::Blake2b && p.takes_algorithm() {
-                    return Err(Error::fatal("--length is only supported with --algorithm blake2b, sha2, or sha3"));
+                    return Err(Error::fatal(
+                        "--length is only supported with --algorithm blake2b, sha2, or sha3",
+                    ));
                 }
                 if len_bits > 512 {
                     return Err(Error::fatal(format!(
                         "invalid length: '{len_str}'\nmaximum digest length for 'BLAKE2b' is 512 bits"
                     )));
                 }
-                if len_bits % 8 != 0 {
-                    return Err(Error::fatal(format!("invalid length: '{len_str}'\nlength is not a multiple of 8")));
+                if !len_bits.is_multiple_of(8) {
+                    return Err(Error::fatal(format!(
+                        "invalid length: '{len_str}'\nlength is not a multiple of 8"
+                    )));
                 }
                 if k == AlgoKind::Blake2b {
                     Algorithm::blake2b(if len_bits == 0 { 512 } else { len_bits as u32 })
@@ -584,14 +712,20 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         }));
     }
     if zero && check {
-        return Err(Error::usage("the --zero option is not supported when verifying checksums"));
+        return Err(Error::usage(
+            "the --zero option is not supported when verifying checksums",
+        ));
     }
-    let tag_explicit = m.get_count("tag") > 0;
+    let tag_explicit = m.get_flag("tag");
     if check && prefix_tag == 1 && p != Personality::Cksum && tag_explicit {
-        return Err(Error::usage("the --tag option is meaningless when verifying checksums"));
+        return Err(Error::usage(
+            "the --tag option is meaningless when verifying checksums",
+        ));
     }
     if check && binary >= 0 && !(old && p == Personality::Cksum) {
-        return Err(Error::usage("the --binary and --text options are meaningless when verifying checksums"));
+        return Err(Error::usage(
+            "the --binary and --text options are meaningless when verifying checksums",
+        ));
     }
     if !check {
         for (on, name) in [
@@ -602,19 +736,30 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
             (strict, "strict"),
         ] {
             if on {
-                return Err(Error::usage(format!("the --{name} option is meaningful only when verifying checksums")));
+                return Err(Error::usage(format!(
+                    "the --{name} option is meaningful only when verifying checksums"
+                )));
             }
         }
     }
-    let mut files: Vec<OsString> = m.get_many::<OsString>("files").map(|v| v.cloned().collect()).unwrap_or_default();
+    let mut files: Vec<OsString> = m
+        .get_many::<OsString>("files")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
     let files_given = !files.is_empty();
     if raw && files.len() > 1 {
-        return Err(Error::fatal("the --raw option is not supported with multiple files"));
+        return Err(Error::fatal(
+            "the --raw option is not supported with multiple files",
+        ));
     }
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let algo_opt = if check && !algo_given && p.takes_algorithm() { None } else { Some(algo) };
+    let algo_opt = if check && !algo_given && p.takes_algorithm() {
+        None
+    } else {
+        Some(algo)
+    };
     Ok(Parsed::Run(Box::new(Config {
         personality: p,
         prog,
@@ -622,7 +767,11 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         mode: if check { Mode::Check } else { Mode::Hash },
         algo: algo_opt,
         length_given: len_bits != 0,
-        style: if prefix_tag == 1 { Style::Tagged } else { Style::Untagged },
+        style: if prefix_tag == 1 {
+            Style::Tagged
+        } else {
+            Style::Untagged
+        },
         binary: binary == 1,
         zero,
         encoding: if raw {

@@ -45,7 +45,10 @@ impl Personality {
     /// (`gsha256sum`, `x86_64-sha256sum`); anything else is `mhash`.
     pub fn from_argv0(argv0: &std::ffi::OsStr) -> Personality {
         let path = std::path::Path::new(argv0);
-        let base = path.file_name().map(|b| b.to_string_lossy().into_owned()).unwrap_or_default();
+        let base = path
+            .file_name()
+            .map(|b| b.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let base = base.strip_suffix(".exe").unwrap_or(&base);
         if let Some((p, _)) = Self::GNU.iter().find(|(_, n)| *n == base) {
             return *p;
@@ -61,7 +64,11 @@ impl Personality {
     /// The canonical program name (`sha256sum`), as GNU's documentation
     /// links spell it, whatever `argv[0]` was.
     pub fn name(self) -> &'static str {
-        Self::GNU.iter().find(|(p, _)| *p == self).map(|(_, n)| *n).unwrap_or("mhash")
+        Self::GNU
+            .iter()
+            .find(|(p, _)| *p == self)
+            .map(|(_, n)| *n)
+            .unwrap_or("mhash")
     }
 
     /// The fixed algorithm of a single-algorithm tool; `None` for `cksum`
@@ -103,11 +110,23 @@ mod tests {
 
     #[test]
     fn argv0_picks_personality() {
-        assert_eq!(Personality::from_argv0(OsStr::new("/usr/bin/sha256sum")), Personality::Sha256sum);
-        assert_eq!(Personality::from_argv0(OsStr::new("md5sum.exe")), Personality::Md5sum);
-        assert_eq!(Personality::from_argv0(OsStr::new("gsha224sum")), Personality::Sha224sum);
+        assert_eq!(
+            Personality::from_argv0(OsStr::new("/usr/bin/sha256sum")),
+            Personality::Sha256sum
+        );
+        assert_eq!(
+            Personality::from_argv0(OsStr::new("md5sum.exe")),
+            Personality::Md5sum
+        );
+        assert_eq!(
+            Personality::from_argv0(OsStr::new("gsha224sum")),
+            Personality::Sha224sum
+        );
         assert_eq!(Personality::from_argv0(OsStr::new("cksum")), Personality::Cksum);
-        assert_eq!(Personality::from_argv0(OsStr::new("./target/release/mhash")), Personality::Mhash);
+        assert_eq!(
+            Personality::from_argv0(OsStr::new("./target/release/mhash")),
+            Personality::Mhash
+        );
         assert_eq!(Personality::from_argv0(OsStr::new("sum")), Personality::Mhash);
     }
 }

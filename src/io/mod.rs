@@ -70,7 +70,10 @@ pub fn digest_input(name: &std::ffi::OsStr, algo: Algorithm, buf: &mut ReadBuf) 
         let mut f = File::open(Path::new(name))?;
         feed(&mut f, hasher.as_mut(), buf)?
     };
-    Ok(Digested { digest: hasher.finalize(), size })
+    Ok(Digested {
+        digest: hasher.finalize(),
+        size,
+    })
 }
 
 /// The bytes of an OS string: exact on Unix; UTF-8 (lossy) elsewhere.

@@ -50,9 +50,11 @@ pub struct Format {
 pub fn encode_digest(out: &mut Vec<u8>, digest: &[u8], encoding: Encoding) {
     match encoding {
         Encoding::Hex => out.extend_from_slice(hex::encode(digest).as_bytes()),
-        Encoding::Base64 => {
-            out.extend_from_slice(base64::engine::general_purpose::STANDARD.encode(digest).as_bytes())
-        }
+        Encoding::Base64 => out.extend_from_slice(
+            base64::engine::general_purpose::STANDARD
+                .encode(digest)
+                .as_bytes(),
+        ),
         Encoding::Raw => out.extend_from_slice(digest),
     }
 }
@@ -61,7 +63,14 @@ pub fn encode_digest(out: &mut Vec<u8>, digest: &[u8], encoding: Encoding) {
 ///
 /// `digest` is what [`crate::algo::Hasher::finalize`] returned; `size` is
 /// the input length in bytes (used by the legacy CRC/sum lines only).
-pub fn format_record(out: &mut Vec<u8>, algo: Algorithm, digest: &[u8], size: u64, name: &[u8], fmt: &Format) {
+pub fn format_record(
+    out: &mut Vec<u8>,
+    algo: Algorithm,
+    digest: &[u8],
+    size: u64,
+    name: &[u8],
+    fmt: &Format,
+) {
     if fmt.encoding == Encoding::Raw {
         out.extend_from_slice(digest);
         return;
@@ -123,7 +132,13 @@ mod tests {
     use super::*;
 
     fn fmt(style: Style) -> Format {
-        Format { style, binary: false, zero: false, encoding: Encoding::Hex, legacy_name: true }
+        Format {
+            style,
+            binary: false,
+            zero: false,
+            encoding: Encoding::Hex,
+            legacy_name: true,
+        }
     }
 
     // Expected lines are GNU coreutils 9.1 output for the same input.
@@ -149,7 +164,14 @@ mod tests {
         ] {
             out.clear();
             let algo = Algorithm::new(kind);
-            format_record(&mut out, algo, &algo.digest(b"hello\n"), 6, b"a.txt", &fmt(Style::Tagged));
+            format_record(
+                &mut out,
+                algo,
+                &algo.digest(b"hello\n"),
+                6,
+                b"a.txt",
+                &fmt(Style::Tagged),
+            );
             assert_eq!(String::from_utf8_lossy(&out), want);
         }
     }

@@ -46,14 +46,13 @@ fn units(name: &[u8], utf8: bool) -> Vec<Unit<'_>> {
                 0xf0..=0xf4 => 4,
                 _ => 0,
             };
-            if len > 0 && i + len <= name.len() {
-                if let Ok(s) = std::str::from_utf8(&name[i..i + len]) {
-                    if !s.chars().any(char::is_control) {
-                        out.push(Unit::Text(&name[i..i + len]));
-                        i += len;
-                        continue;
-                    }
-                }
+            if len > 0
+                && i + len <= name.len()
+                && std::str::from_utf8(&name[i..i + len]).is_ok_and(|s| !s.chars().any(char::is_control))
+            {
+                out.push(Unit::Text(&name[i..i + len]));
+                i += len;
+                continue;
             }
         }
         out.push(Unit::Escape(b));
@@ -90,8 +89,8 @@ pub fn quote_with(name: &[u8], utf8: bool) -> Vec<u8> {
                         has_single = true;
                     }
                     b' ' => needs = true,
-                    b'!' | b'"' | b'$' | b'&' | b'(' | b')' | b'*' | b';' | b'<' | b'=' | b'>'
-                    | b'?' | b'[' | b'\\' | b'^' | b'`' | b'|' => {
+                    b'!' | b'"' | b'$' | b'&' | b'(' | b')' | b'*' | b';' | b'<' | b'=' | b'>' | b'?'
+                    | b'[' | b'\\' | b'^' | b'`' | b'|' => {
                         needs = true;
                         dq_ok = false;
                     }
