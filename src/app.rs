@@ -14,6 +14,7 @@ use std::io::{IsTerminal, Write};
 /// buffered standard output, and whether anything failed.
 pub struct Run {
     prog: Vec<u8>,
+    compat: GnuCompat,
     out: std::io::BufWriter<std::io::Stdout>,
     line_buffered: bool,
     write_error: Option<std::io::Error>,
@@ -21,12 +22,13 @@ pub struct Run {
 
 impl Run {
     /// A run whose diagnostics are prefixed with `prog` (GNU's
-    /// `program_name`: `argv[0]` as invoked).
-    pub fn new(prog: &str) -> Run {
+    /// `program_name`: `argv[0]` as invoked), worded as GNU `compat` does.
+    pub fn new(prog: &str, compat: GnuCompat) -> Run {
         let stdout = std::io::stdout();
         let line_buffered = stdout.is_terminal();
         Run {
             prog: prog.as_bytes().to_vec(),
+            compat,
             out: std::io::BufWriter::with_capacity(64 * 1024, stdout),
             line_buffered,
             write_error: None,
@@ -69,14 +71,19 @@ impl Run {
     }
 
     /// Flushes standard output; GNU's `close_stdout`: a failure is
-    /// "write error: REASON" and exit status 1.
+    /// "write error: REASON" and exit status 1 (GNU 9.1: "write error",
+    /// its `close_stream` having lost errno).
     pub fn finish(&mut self) -> bool {
         let flushed = self.out.flush();
         let err = self.write_error.take().or(flushed.err());
         match err {
             None => true,
             Some(e) => {
-                let msg = format!("write error: {}", strerror(&e));
+                let msg = if self.compat == GnuCompat::V9_1 {
+                    "write error".to_string()
+                } else {
+                    format!("write error: {}", strerror(&e))
+                };
                 self.error_msg(msg.as_bytes());
                 false
             }
@@ -165,7 +172,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
 
 /// Runs the configured job and returns the process exit status.
 pub fn run(cfg: &Config) -> i32 {
-    let mut run = Run::new(&cfg.prog);
+    let mut run = Run::new(&cfg.prog, cfg.compat);
     let mut ok = true;
     match cfg.mode {
         Mode::Hash => ok = hash_files(&mut run, cfg),
