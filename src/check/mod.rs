@@ -66,13 +66,20 @@ fn expectations(cfg: &Config, checkfile: &[u8]) -> Expect {
         Personality::Mhash => {
             let untagged = cfg.algo.or_else(|| algorithm_from_file_name(checkfile));
             Expect {
-                tag_kinds: Vec::new(),
+                tag_kinds: cfg.family.clone(),
                 untagged,
                 blake2b_auto_length: !cfg.length_given,
                 infer_by_length: untagged.is_none(),
                 base64,
             }
         }
+        Personality::Cksum if !cfg.family.is_empty() => Expect {
+            tag_kinds: cfg.family.clone(),
+            untagged: None,
+            blake2b_auto_length: false,
+            infer_by_length: true,
+            base64,
+        },
         Personality::Cksum => Expect {
             tag_kinds: cfg.algo.map(|a| vec![a.kind]).unwrap_or_default(),
             untagged: cfg.algo,
@@ -98,6 +105,8 @@ fn digest_type_string(cfg: &Config) -> String {
     match cfg.algo {
         Some(a) if a.kind == AlgoKind::Blake2b => "BLAKE2b".to_string(),
         Some(a) => a.tag().unwrap_or_else(|| a.kind.name().to_ascii_uppercase()),
+        None if cfg.family.contains(&AlgoKind::Sha256) => "SHA2".to_string(),
+        None if cfg.family.contains(&AlgoKind::Sha3_256) => "SHA3".to_string(),
         None if cfg.personality == Personality::Cksum => "CRC".to_string(),
         None => "checksum".to_string(),
     }

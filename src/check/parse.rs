@@ -40,7 +40,8 @@ pub struct Expect {
     pub untagged: Option<Algorithm>,
     /// BLAKE2b untagged lines take their length from the digest (b2sum).
     pub blake2b_auto_length: bool,
-    /// mhash: an untagged line's algorithm may be inferred from its length.
+    /// An untagged line's algorithm may be inferred from its length, among
+    /// `tag_kinds` (or among all algorithms when that is empty).
     pub infer_by_length: bool,
     /// Accept base64 digests (GNU 9.9+).
     pub base64: bool,
@@ -211,7 +212,10 @@ impl Parser {
                 if hex_run != tok_len {
                     return Err(LineError::Malformed);
                 }
-                let c = by_length(hex_run);
+                let mut c = by_length(hex_run);
+                if !self.expect.tag_kinds.is_empty() {
+                    c.retain(|a| self.expect.tag_kinds.contains(&a.kind));
+                }
                 match c.len() {
                     0 => return Err(LineError::Malformed),
                     1 => c[0],

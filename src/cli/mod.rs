@@ -113,6 +113,9 @@ pub struct Config {
     /// True when FILE operands were given (GNU cksum prints the name in CRC
     /// lines only then).
     pub files_given: bool,
+    /// Check mode with `-a sha2` or `-a sha3` and no `-l`: the lines may use
+    /// any member of the family (GNU 9.8+); empty otherwise.
+    pub family: Vec<AlgoKind>,
 }
 
 /// The outcome of parsing: run, or print help/version and exit 0.
@@ -755,7 +758,26 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let algo_opt = if check && !algo_given && p.takes_algorithm() {
+    let family = match choice {
+        AlgoChoice::Sha2 if check && length.is_none() => {
+            vec![
+                AlgoKind::Sha224,
+                AlgoKind::Sha256,
+                AlgoKind::Sha384,
+                AlgoKind::Sha512,
+            ]
+        }
+        AlgoChoice::Sha3 if check && length.is_none() => {
+            vec![
+                AlgoKind::Sha3_224,
+                AlgoKind::Sha3_256,
+                AlgoKind::Sha3_384,
+                AlgoKind::Sha3_512,
+            ]
+        }
+        _ => Vec::new(),
+    };
+    let algo_opt = if check && ((!algo_given && p.takes_algorithm()) || !family.is_empty()) {
         None
     } else {
         Some(algo)
@@ -787,6 +809,7 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         debug,
         files,
         files_given,
+        family,
     })))
 }
 
