@@ -173,3 +173,69 @@ pub fn gnu_version(p: Personality, compat: GnuCompat) -> String {
         compat.release(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// GNU's test suite reads the DIGEST list from `cksum --help`: the lines
+    /// indented by exactly two spaces and starting with a letter.
+    #[test]
+    fn cksum_help_lists_exactly_the_gnu_algorithms() {
+        let help = gnu_help(Personality::Cksum, "cksum", GnuCompat::V9_11);
+        let names: Vec<&str> = help
+            .lines()
+            .filter(|l| l.starts_with("  ") && l.as_bytes().get(2).is_some_and(u8::is_ascii_alphabetic))
+            .map(|l| l.split_whitespace().next().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "sysv", "bsd", "crc", "crc32b", "md5", "sha1", "sha2", "sha3", "blake2b", "sm3"
+            ]
+        );
+    }
+
+    /// Under MHASH_GNU_COMPAT=9.1 the help is GNU 9.1's, byte for byte
+    /// (captured from /usr/bin/sha256sum 9.1).
+    #[test]
+    fn sha256sum_help_is_gnu_9_1() {
+        let want = "Usage: sha256sum [OPTION]... [FILE]...\n\
+Print or check SHA256 (256-bit) checksums.\n\
+\n\
+With no FILE, or when FILE is -, read standard input.\n\
+\x20 -b, --binary          read in binary mode\n\
+\x20 -c, --check           read checksums from the FILEs and check them\n\
+\x20     --tag             create a BSD-style checksum\n\
+\x20 -t, --text            read in text mode (default)\n\
+\x20 -z, --zero            end each output line with NUL, not newline,\n\
+\x20                         and disable file name escaping\n\
+\n\
+The following five options are useful only when verifying checksums:\n\
+\x20     --ignore-missing  don't fail or report status for missing files\n\
+\x20     --quiet           don't print OK for each successfully verified file\n\
+\x20     --status          don't output anything, status code shows success\n\
+\x20     --strict          exit non-zero for improperly formatted checksum lines\n\
+\x20 -w, --warn            warn about improperly formatted checksum lines\n\
+\n\
+\x20     --help        display this help and exit\n\
+\x20     --version     output version information and exit\n\
+\n\
+The sums are computed as described in FIPS-180-2.\n\
+When checking, the input should be a former output of this program.\n\
+The default mode is to print a line with: checksum, a space,\n\
+a character indicating input mode ('*' for binary, ' ' for text\n\
+or where binary is insignificant), and name for each FILE.\n\
+\n\
+Note: There is no difference between binary mode and text mode on GNU systems.\n\
+\n\
+GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n\
+Report any translation bugs to <https://translationproject.org/team/>\n\
+Full documentation <https://www.gnu.org/software/coreutils/sha256sum>\n\
+or available locally via: info '(coreutils) sha2 utilities'\n";
+        assert_eq!(
+            gnu_help(Personality::Sha256sum, "sha256sum", GnuCompat::V9_1),
+            want
+        );
+    }
+}
