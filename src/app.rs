@@ -15,23 +15,27 @@ use std::io::{IsTerminal, Write};
 pub struct Run {
     prog: Vec<u8>,
     compat: GnuCompat,
-    out: std::io::BufWriter<std::io::Stdout>,
+    out: std::io::BufWriter<Box<dyn Write + Send>>,
     line_buffered: bool,
     write_error: Option<std::io::Error>,
+    /// Check mode: the tag of the last tagged line read in any checksum
+    /// file (GNU cksum's global `DIGEST_TYPE_STRING`).
+    pub last_tag: Option<&'static str>,
 }
 
 impl Run {
     /// A run whose diagnostics are prefixed with `prog` (GNU's
     /// `program_name`: `argv[0]` as invoked), worded as GNU `compat` does.
     pub fn new(prog: &str, compat: GnuCompat) -> Run {
-        let stdout = std::io::stdout();
-        let line_buffered = stdout.is_terminal();
+        let line_buffered = std::io::stdout().is_terminal();
+        let stdout = io::stdout_writer();
         Run {
             prog: prog.as_bytes().to_vec(),
             compat,
             out: std::io::BufWriter::with_capacity(64 * 1024, stdout),
             line_buffered,
             write_error: None,
+            last_tag: None,
         }
     }
 
@@ -52,8 +56,15 @@ impl Run {
         }
     }
 
-    /// Prints `PROG: MSG` on standard error.
+    /// Prints `PROG: MSG` on standard error. Standard output is flushed
+    /// first, as GNU's `error()` does, so that the two streams keep their
+    /// order when they share a pipe.
     pub fn error_msg(&mut self, msg: &[u8]) {
+        if self.write_error.is_none()
+            && let Err(e) = self.out.flush()
+        {
+            self.write_error = Some(e);
+        }
         let mut line = self.prog.clone();
         line.extend_from_slice(b": ");
         line.extend_from_slice(msg);
@@ -79,7 +90,9 @@ impl Run {
         match err {
             None => true,
             Some(e) => {
-                let msg = if self.compat == GnuCompat::V9_1 {
+                // GNU 9.1 lost errno unless the final fclose itself failed
+                // with it (a closed stdout: EBADF).
+                let msg = if self.compat == GnuCompat::V9_1 && e.raw_os_error() != Some(libc::EBADF) {
                     "write error".to_string()
                 } else {
                     format!("write error: {}", strerror(&e))
@@ -146,6 +159,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
     let mut ok = true;
     let mut buf = ReadBuf::default();
     let mut debug_done = !cfg.debug;
+    let lenient_crc = cfg.compat == GnuCompat::V9_1 && algo.kind == AlgoKind::Crc;
     let mut line = Vec::with_capacity(256);
     for name in &cfg.files {
         if !debug_done && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
@@ -155,7 +169,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
             debug_done = true;
         }
         let name_bytes = io::os_bytes(name);
-        match io::digest_input(name, algo, &mut buf) {
+        match io::digest_input_with(name, algo, &mut buf, lenient_crc) {
             Ok(d) => {
                 line.clear();
                 output::format_record(&mut line, algo, &d.digest, d.size, &name_bytes, &fmt);
@@ -182,6 +196,18 @@ pub fn run(cfg: &Config) -> i32 {
             }
         }
     }
+    if let Err(e) = io::check_stdin_closed() {
+        run.error_msg(format!("standard input: {}", strerror(&e)).as_bytes());
+        ok = false;
+    }
     ok &= run.finish();
     if ok { 0 } else { 1 }
+}
+
+/// Prints `--help` / `--version` text as GNU does (a closed or full stdout
+/// is a write error) and returns the exit status.
+pub fn print_text(prog: &str, text: &str) -> i32 {
+    let mut run = Run::new(prog, GnuCompat::from_env());
+    run.write_out(text.as_bytes());
+    if run.finish() { 0 } else { 1 }
 }

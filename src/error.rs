@@ -11,11 +11,20 @@ pub enum Error {
     /// `Try 'PROG --help' for more information.` when `try_help`, and exits 1.
     #[error("{}", msg.as_deref().unwrap_or(""))]
     Usage {
-        /// The diagnostic lines, without the program-name prefix.
+        /// The diagnostic lines, each printed after the program-name prefix.
         msg: Option<String>,
+        /// Lines printed as they are, after `msg` (argmatch's
+        /// "Valid arguments are:" list).
+        detail: Option<String>,
         /// Whether GNU follows it with the "Try ... --help" line.
         try_help: bool,
     },
+}
+
+impl From<crate::cli::getopt::GetoptError> for Error {
+    fn from(e: crate::cli::getopt::GetoptError) -> Error {
+        Error::usage(e.0)
+    }
 }
 
 impl Error {
@@ -23,6 +32,7 @@ impl Error {
     pub fn usage(msg: impl Into<String>) -> Error {
         Error::Usage {
             msg: Some(msg.into()),
+            detail: None,
             try_help: true,
         }
     }
@@ -30,6 +40,7 @@ impl Error {
     pub fn fatal(msg: impl Into<String>) -> Error {
         Error::Usage {
             msg: Some(msg.into()),
+            detail: None,
             try_help: false,
         }
     }

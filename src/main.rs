@@ -1,41 +1,63 @@
 //! The `mhash` binary: personality from `argv[0]`, parse, run, exit status.
+//!
+//! On Unix the C `main` is ours (`no_main`): Rust's runtime would reopen a
+//! closed stdin/stdout on /dev/null before `main`, and GNU's tools report
+//! `sha256sum a >&-` as a write error, which needs the closed descriptor.
+#![cfg_attr(unix, no_main)]
 
 use mhash::cli::{self, Parsed, personality::Personality};
 use mhash::error::Error;
+use std::ffi::OsString;
 use std::io::Write;
-use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    // GNU tools die quietly on a closed pipe: restore SIGPIPE's default.
-    #[cfg(unix)]
-    // SAFETY: setting a signal disposition to SIG_DFL before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+fn real_main(args: Vec<OsString>) -> i32 {
     let argv0 = args.first().cloned().unwrap_or_default();
     let personality = Personality::from_argv0(&argv0);
     let prog = argv0.to_string_lossy().into_owned();
     match cli::parse(personality, args) {
-        Ok(Parsed::Run(cfg)) => ExitCode::from(mhash::app::run(&cfg) as u8),
-        Ok(Parsed::Print(text)) => {
-            let mut out = std::io::stdout().lock();
-            if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() {
-                return ExitCode::FAILURE;
-            }
-            ExitCode::SUCCESS
-        }
-        Err(Error::Usage { msg, try_help }) => {
+        Ok(Parsed::Run(cfg)) => mhash::app::run(&cfg),
+        Ok(Parsed::Print(text)) => mhash::app::print_text(&prog, &text),
+        Err(Error::Usage {
+            msg,
+            detail,
+            try_help,
+        }) => {
             let mut err = std::io::stderr().lock();
             if let Some(m) = msg {
                 for line in m.lines() {
                     let _ = writeln!(err, "{prog}: {line}");
                 }
             }
+            if let Some(d) = detail {
+                let _ = writeln!(err, "{d}");
+            }
             if try_help {
                 let _ = writeln!(err, "Try '{prog} --help' for more information.");
             }
-            ExitCode::FAILURE
+            1
         }
     }
+}
+
+#[cfg(unix)]
+#[unsafe(no_mangle)]
+extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
+    use std::os::unix::ffi::OsStringExt;
+    // GNU tools die quietly on a closed pipe: restore SIGPIPE's default.
+    // SAFETY: setting a signal disposition before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let mut args = Vec::with_capacity(argc.max(0) as usize);
+    for i in 0..argc.max(0) as usize {
+        // SAFETY: the C runtime passes `argc` valid NUL-terminated strings.
+        let arg = unsafe { std::ffi::CStr::from_ptr(*argv.add(i)) };
+        args.push(OsString::from_vec(arg.to_bytes().to_vec()));
+    }
+    real_main(args)
+}
+
+#[cfg(not(unix))]
+fn main() -> std::process::ExitCode {
+    std::process::ExitCode::from(real_main(std::env::args_os().collect()) as u8)
 }

@@ -71,6 +71,7 @@ fn expectations(cfg: &Config, checkfile: &[u8]) -> Expect {
                 blake2b_auto_length: !cfg.length_given,
                 infer_by_length: untagged.is_none(),
                 base64,
+                cksum_tags: true,
             }
         }
         Personality::Cksum if !cfg.family.is_empty() => Expect {
@@ -79,6 +80,7 @@ fn expectations(cfg: &Config, checkfile: &[u8]) -> Expect {
             blake2b_auto_length: false,
             infer_by_length: true,
             base64,
+            cksum_tags: true,
         },
         Personality::Cksum => Expect {
             tag_kinds: cfg.algo.map(|a| vec![a.kind]).unwrap_or_default(),
@@ -86,6 +88,7 @@ fn expectations(cfg: &Config, checkfile: &[u8]) -> Expect {
             blake2b_auto_length: !cfg.length_given,
             infer_by_length: false,
             base64,
+            cksum_tags: true,
         },
         _ => {
             let a = cfg.algo.unwrap_or_else(|| Algorithm::new(AlgoKind::Sha256));
@@ -95,13 +98,23 @@ fn expectations(cfg: &Config, checkfile: &[u8]) -> Expect {
                 blake2b_auto_length: a.kind == AlgoKind::Blake2b,
                 infer_by_length: false,
                 base64,
+                cksum_tags: false,
             }
         }
     }
 }
 
-/// The type name in "improperly formatted %s checksum line".
-fn digest_type_string(cfg: &Config) -> String {
+/// The type name in "improperly formatted %s checksum line": for cksum
+/// without `-a`, the tag of the last tagged line read (GNU switches its
+/// global algorithm on each tag, across checksum files).
+fn digest_type_string(cfg: &Config, last_tag: Option<&str>) -> String {
+    if cfg.personality == Personality::Cksum
+        && cfg.algo.is_none()
+        && cfg.family.is_empty()
+        && let Some(t) = last_tag
+    {
+        return t.to_string();
+    }
     match cfg.algo {
         Some(a) if a.kind == AlgoKind::Blake2b => "BLAKE2b".to_string(),
         Some(a) => a.tag().unwrap_or_else(|| a.kind.name().to_ascii_uppercase()),
@@ -139,7 +152,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
         &checkfile_bytes
     };
     let reader: Box<dyn Read> = if is_stdin {
-        Box::new(std::io::stdin())
+        io::stdin_reader()
     } else {
         match std::fs::File::open(checkfile) {
             Ok(f) => Box::new(f),
@@ -151,6 +164,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
     };
     let mut reader = BufReader::with_capacity(64 * 1024, reader);
     let mut parser = Parser::new(expectations(cfg, &checkfile_bytes), is_stdin);
+    parser.last_tag = run.last_tag;
     let mut t = Tally::default();
     let mut line = Vec::new();
     let mut line_no: u64 = 0;
@@ -162,7 +176,8 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => {
-                run.error_msg(&[display, b": read error"].concat());
+                run.last_tag = parser.last_tag;
+                run.error_msg(&[&quote::quotef(display)[..], b": read error"].concat());
                 return false;
             }
         }
@@ -205,7 +220,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                                 &quote::quotef(display)[..],
                                 format!(
                                     ": {line_no}: improperly formatted {} checksum line",
-                                    digest_type_string(cfg)
+                                    digest_type_string(cfg, parser.last_tag)
                                 )
                                 .as_bytes(),
                             ]
@@ -248,6 +263,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             }
         }
     }
+    run.last_tag = parser.last_tag;
     if !t.properly_formatted {
         run.error_msg(
             &[

@@ -45,6 +45,9 @@ pub struct Expect {
     pub infer_by_length: bool,
     /// Accept base64 digests (GNU 9.9+).
     pub base64: bool,
+    /// GNU cksum's tag rules: any blank may end the tag, one more space may
+    /// follow before `(` (`MD5  (f) = ...` is accepted by cksum, not md5sum).
+    pub cksum_tags: bool,
 }
 
 /// Per-checksum-file parser state.
@@ -57,6 +60,9 @@ pub struct Parser {
     bsd_reversed: i8,
     /// The checksum file is standard input (a line may then not name `-`).
     is_stdin: bool,
+    /// The base tag of the last tagged line seen (GNU cksum's
+    /// `DIGEST_TYPE_STRING`, which a tag switches), if any.
+    pub last_tag: Option<&'static str>,
 }
 
 fn is_white(b: u8) -> bool {
@@ -89,6 +95,64 @@ pub fn by_length(hex_len: usize) -> Vec<Algorithm> {
         .collect()
 }
 
+/// The bytes before the first NUL: GNU handles the parts of a line as C
+/// strings, so a NUL ends a name or a digest.
+fn c_str(b: &[u8]) -> &[u8] {
+    match b.iter().position(|&c| c == 0) {
+        Some(n) => &b[..n],
+        None => b,
+    }
+}
+
+/// A file name from a line: cut at NUL; unescaped when the line began with
+/// `\` (then a NUL inside, or a bad escape, rejects the line).
+fn c_name(raw: &[u8], escaped: bool) -> Result<Vec<u8>, LineError> {
+    if escaped {
+        if raw.contains(&0) {
+            return Err(LineError::Malformed);
+        }
+        escape::unescape(raw).ok_or(LineError::Malformed)
+    } else {
+        Ok(c_str(raw).to_vec())
+    }
+}
+
+/// C's `strtoumax (s, &end, 0)` as gnulib's `xstrtoumax` uses it: leading
+/// white space, an optional `+` (a `-` is rejected), then `0x` hex, `0`
+/// octal or decimal digits. Returns the value and the bytes consumed;
+/// `None` without digits or on overflow.
+pub fn strtoumax_base0(s: &[u8]) -> Option<(u64, usize)> {
+    let mut i = 0;
+    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        i += 1;
+    }
+    match s.get(i) {
+        Some(b'-') => return None,
+        Some(b'+') => i += 1,
+        _ => {}
+    }
+    let (radix, start) = if s.get(i) == Some(&b'0')
+        && matches!(s.get(i + 1), Some(b'x' | b'X'))
+        && s.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+    {
+        (16, i + 2)
+    } else if s.get(i) == Some(&b'0') {
+        (8, i)
+    } else {
+        (10, i)
+    };
+    let mut end = start;
+    let mut v: u64 = 0;
+    while let Some(d) = s.get(end).and_then(|&c| (c as char).to_digit(radix)) {
+        v = v.checked_mul(radix as u64)?.checked_add(d as u64)?;
+        end += 1;
+    }
+    if end == start {
+        return None;
+    }
+    Some((v, end))
+}
+
 impl Parser {
     /// A parser for one checksum file.
     pub fn new(expect: Expect, is_stdin: bool) -> Parser {
@@ -96,6 +160,7 @@ impl Parser {
             expect,
             bsd_reversed: -1,
             is_stdin,
+            last_tag: None,
         }
     }
 
@@ -106,7 +171,7 @@ impl Parser {
     /// [`LineError::Ambiguous`] where mhash cannot tell the algorithm.
     pub fn parse(&mut self, line: &[u8]) -> Result<CheckLine, LineError> {
         let parsed = self.split(line)?;
-        if parsed.name.contains(&0) || (self.is_stdin && parsed.name == b"-") {
+        if self.is_stdin && parsed.name == b"-" {
             return Err(LineError::Malformed);
         }
         Ok(parsed)
@@ -131,34 +196,33 @@ impl Parser {
         }
         // BSD tagged line?
         for kind in self.tag_candidates() {
-            let tag = kind.tag().unwrap_or_default().as_bytes();
-            if !s[i..].starts_with(tag) {
+            let tag = kind.tag().unwrap_or_default();
+            if !s[i..].starts_with(tag.as_bytes()) {
                 continue;
             }
             let mut j = i + tag.len();
+            let next = s.get(j).copied();
+            if !matches!(next, Some(b' ' | b'\t' | b'-' | b'(')) {
+                continue;
+            }
+            self.last_tag = Some(tag);
             let mut algo = Algorithm::new(kind);
-            if kind == AlgoKind::Blake2b && s.get(j) == Some(&b'-') {
-                let start = j + 1;
-                let mut end = start;
-                while end < s.len() && s[end].is_ascii_digit() {
-                    end += 1;
-                }
-                let bits: u32 = std::str::from_utf8(&s[start..end])
-                    .ok()
-                    .and_then(|t| t.parse().ok())
-                    .ok_or(LineError::Malformed)?;
+            if kind == AlgoKind::Blake2b && next == Some(b'-') {
+                // GNU: xstrtoumax (s + i, &end, 0, ...): C syntax, any base.
+                let (bits, used) = strtoumax_base0(&s[j + 1..]).ok_or(LineError::Malformed)?;
                 if bits == 0 || bits > 512 || !bits.is_multiple_of(8) {
                     return Err(LineError::Malformed);
                 }
-                algo = Algorithm::blake2b(bits);
-                j = end;
+                algo = Algorithm::blake2b(bits as u32);
+                j += 1 + used;
+            } else if self.expect.cksum_tags && matches!(next, Some(b' ' | b'\t')) {
+                j += 1;
             }
             if s.get(j) == Some(&b' ') {
                 j += 1;
             }
             if s.get(j) != Some(&b'(') {
-                // The tag was a prefix of something else: not this algorithm.
-                continue;
+                return Err(LineError::Malformed);
             }
             return self.bsd_split(&s[j + 1..], algo, escaped);
         }
@@ -168,12 +232,7 @@ impl Parser {
     /// `NAME) = DIGEST`, the name running to the last `)`.
     fn bsd_split(&self, s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine, LineError> {
         let close = s.iter().rposition(|&b| b == b')').ok_or(LineError::Malformed)?;
-        let raw_name = &s[..close];
-        let name = if escaped {
-            escape::unescape(raw_name).ok_or(LineError::Malformed)?
-        } else {
-            raw_name.to_vec()
-        };
+        let name = c_name(&s[..close], escaped)?;
         let mut i = close + 1;
         while i < s.len() && is_white(s[i]) {
             i += 1;
@@ -240,12 +299,7 @@ impl Parser {
             self.bsd_reversed = 0;
             i += 1;
         }
-        let raw_name = &rest[i..];
-        let name = if escaped {
-            escape::unescape(raw_name).ok_or(LineError::Malformed)?
-        } else {
-            raw_name.to_vec()
-        };
+        let name = c_name(&rest[i..], escaped)?;
         Ok(CheckLine { algo, digest, name })
     }
 }
@@ -262,9 +316,21 @@ mod tests {
                 blake2b_auto_length: false,
                 infer_by_length: false,
                 base64: true,
+                cksum_tags: false,
             },
             false,
         )
+    }
+
+    #[test]
+    fn blake2b_length_is_read_as_c_does() {
+        assert_eq!(strtoumax_base0(b"128 ("), Some((128, 3)));
+        assert_eq!(strtoumax_base0(b"0x10 ("), Some((16, 4)));
+        assert_eq!(strtoumax_base0(b"010"), Some((8, 3)));
+        assert_eq!(strtoumax_base0(b"08"), Some((0, 1)));
+        assert_eq!(strtoumax_base0(b" +8"), Some((8, 3)));
+        assert_eq!(strtoumax_base0(b"-8"), None);
+        assert_eq!(strtoumax_base0(b"x"), None);
     }
     const H: &str = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
 

@@ -8,13 +8,15 @@
 //! [`parse`] replays the options in command-line order the way GNU's option
 //! loop does, then applies GNU's post-parse checks in GNU's order.
 
+pub mod getopt;
 pub mod help;
 pub mod personality;
 
 use crate::algo::{AlgoKind, Algorithm};
 use crate::error::Error;
 use crate::output::{Encoding, Style};
-use clap::{Arg, ArgAction, Command, error::ContextKind, error::ContextValue, error::ErrorKind};
+use clap::{Arg, ArgAction, Command};
+use getopt::Opt;
 use personality::Personality;
 use std::ffi::OsString;
 
@@ -125,34 +127,6 @@ pub enum Parsed {
     Run(Box<Config>),
     /// Print this text to stdout and exit 0.
     Print(String),
-}
-
-/// GNU long option names per personality, in GNU's `long_options` order (used
-/// for abbreviation and the "ambiguous" message).
-fn long_names(p: Personality) -> Vec<&'static str> {
-    let mut v = Vec::new();
-    if p.takes_algorithm() {
-        v.extend(["algorithm", "base64"]);
-    }
-    v.extend(["binary", "check"]);
-    if p.takes_length() {
-        v.push("length");
-    }
-    v.extend([
-        "quiet",
-        "status",
-        "text",
-        "warn",
-        "strict",
-        "ignore-missing",
-        "tag",
-        "zero",
-    ]);
-    if p.takes_algorithm() {
-        v.extend(["untagged", "raw", "debug"]);
-    }
-    v.extend(["help", "version"]);
-    v
 }
 
 fn flag(id: &'static str, long: &'static str, short: Option<char>, help: &'static str) -> Arg {
@@ -305,103 +279,10 @@ pub fn command(p: Personality) -> Command {
     cmd
 }
 
-/// Finds the long options `name` abbreviates (getopt_long rules: an exact
-/// match wins, else every option it is a prefix of).
-fn long_matches(p: Personality, name: &str) -> Vec<&'static str> {
-    let all = long_names(p);
-    if let Some(exact) = all.iter().find(|n| **n == name) {
-        return vec![*exact];
-    }
-    all.into_iter().filter(|n| n.starts_with(name)).collect()
-}
-
-/// getopt_long's diagnostics that clap cannot phrase: ambiguous
-/// abbreviations and a missing option argument at the end of `argv`.
-fn pre_scan(p: Personality, args: &[OsString]) -> Option<String> {
-    let takes_value = |long: &str| long == "algorithm" || long == "length";
-    let mut i = 1;
-    while i < args.len() {
-        let a = args[i].to_string_lossy();
-        if a == "--" {
-            return None;
-        }
-        if let Some(body) = a.strip_prefix("--") {
-            let (name, has_eq) = match body.split_once('=') {
-                Some((n, _)) => (n, true),
-                None => (body, false),
-            };
-            let m = long_matches(p, name);
-            if m.len() > 1 {
-                let poss: Vec<String> = m.iter().map(|n| format!("'--{n}'")).collect();
-                return Some(format!(
-                    "option '--{name}' is ambiguous; possibilities: {}",
-                    poss.join(" ")
-                ));
-            }
-            if m.len() == 1 && takes_value(m[0]) && !has_eq {
-                if i + 1 == args.len() {
-                    return Some(format!("option '--{}' requires an argument", m[0]));
-                }
-                i += 1;
-            }
-        } else if a.len() > 1 && a.starts_with('-') {
-            for (k, c) in a.char_indices().skip(1) {
-                let needs = (c == 'a' && p.takes_algorithm()) || (c == 'l' && p.takes_length());
-                if needs {
-                    if k + 1 == a.len() {
-                        if i + 1 == args.len() {
-                            return Some(format!("option requires an argument -- '{c}'"));
-                        }
-                        i += 1;
-                    }
-                    break;
-                }
-            }
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Words a clap error the way GNU getopt does.
-fn gnu_getopt_message(p: Personality, e: &clap::Error) -> Option<String> {
-    let invalid = match e.get(ContextKind::InvalidArg) {
-        Some(ContextValue::String(s)) => s.clone(),
-        _ => String::new(),
-    };
-    match e.kind() {
-        ErrorKind::UnknownArgument => {
-            if let Some(body) = invalid.strip_prefix("--") {
-                Some(format!("unrecognized option '--{body}'"))
-            } else {
-                let c = invalid.chars().nth(1).unwrap_or('?');
-                Some(format!("invalid option -- '{c}'"))
-            }
-        }
-        ErrorKind::TooManyValues | ErrorKind::NoEquals => {
-            let name = invalid
-                .trim_start_matches('-')
-                .split([' ', '='])
-                .next()
-                .unwrap_or("");
-            let full = long_matches(p, name).first().copied().unwrap_or(name).to_string();
-            Some(format!("option '--{full}' doesn't allow an argument"))
-        }
-        _ => None,
-    }
-}
-
-/// One option occurrence, in command-line order.
-#[derive(Debug)]
-enum Opt {
-    Algorithm(String),
-    Length(String),
-    Flag(&'static str),
-}
-
-fn events(m: &clap::ArgMatches, p: Personality) -> Vec<(usize, Opt)> {
-    let mut ev = Vec::new();
-    for id in long_names(p) {
+/// The options clap parsed for the native face, in command-line order.
+fn events(m: &clap::ArgMatches) -> Vec<Opt> {
+    let mut ev: Vec<(usize, Opt)> = Vec::new();
+    for id in getopt::long_options(Personality::Mhash, GnuCompat::V9_11) {
         if m.value_source(id) != Some(clap::parser::ValueSource::CommandLine) {
             continue;
         }
@@ -420,15 +301,13 @@ fn events(m: &clap::ArgMatches, p: Personality) -> Vec<(usize, Opt)> {
             }
             _ => {
                 if let Some(idx) = m.indices_of(id) {
-                    for i in idx {
-                        ev.push((i, Opt::Flag(id)));
-                    }
+                    ev.extend(idx.map(|i| (i, Opt::Flag(id))));
                 }
             }
         }
     }
     ev.sort_by_key(|(i, _)| *i);
-    ev
+    ev.into_iter().map(|(_, o)| o).collect()
 }
 
 /// The `-a` values a personality accepts, in GNU's `algorithm_args` order.
@@ -448,6 +327,42 @@ fn algorithm_args(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
             "bsd", "sysv", "crc", "crc32b", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha2",
             "sha3", "blake2b", "sm3",
         ]
+    }
+}
+
+/// GNU's immediate check of an `-a` value (`XARGMATCH`): exact names only.
+fn check_algorithm(p: Personality, compat: GnuCompat, v: &str) -> Result<(), Error> {
+    let valid = algorithm_args(p, compat);
+    if valid.contains(&v) {
+        return Ok(());
+    }
+    let mut detail = String::from("Valid arguments are:");
+    for n in valid {
+        detail.push_str(&format!("\n  - '{n}'"));
+    }
+    Err(Error::Usage {
+        msg: Some(format!("invalid argument '{v}' for '--algorithm'")),
+        detail: Some(detail),
+        try_help: true,
+    })
+}
+
+/// GNU's immediate check of a `-l` value: a decimal number (9.1 also
+/// rejects a value that is not a multiple of 8 at once).
+fn check_length_syntax(v: &str, old: bool) -> Result<(), Error> {
+    match parse_length(v) {
+        Ok(n) if old && !n.is_multiple_of(8) => Err(Error::fatal(format!(
+            "invalid length: '{v}'\nlength is not a multiple of 8"
+        ))),
+        Ok(_) => Ok(()),
+        Err(overflow) => {
+            let suffix = if overflow && old {
+                ": Value too large for defined data type"
+            } else {
+                ""
+            };
+            Err(Error::fatal(format!("invalid length: '{v}'{suffix}")))
+        }
     }
 }
 
@@ -471,6 +386,7 @@ fn choice_from_name(name: &str) -> Option<AlgoChoice> {
 /// no sign). `Err(true)` on overflow, `Err(false)` on any other defect.
 fn parse_length(s: &str) -> Result<u64, bool> {
     let t = s.trim_start();
+    let t = t.strip_prefix('+').unwrap_or(t);
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
         return Err(false);
     }
@@ -487,26 +403,66 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         .first()
         .map(|a| a.to_string_lossy().into_owned())
         .unwrap_or_else(|| p.name().to_string());
-    if let Some(msg) = pre_scan(p, &args) {
-        return Err(Error::usage(msg));
-    }
-    let m = match command(p).try_get_matches_from(&args) {
-        Ok(m) => m,
-        Err(e) => {
-            return Err(match gnu_getopt_message(p, &e) {
-                Some(msg) => Error::usage(msg),
-                None => Error::usage(
-                    e.to_string()
-                        .lines()
-                        .next()
-                        .unwrap_or("invalid usage")
-                        .trim_start_matches("error: ")
-                        .to_string(),
-                ),
-            });
-        }
-    };
     let old = compat == GnuCompat::V9_1 && p.is_gnu();
+
+    // GNU validates -a and -l, and acts on --help/--version, as it reads
+    // them; so does the walk below, through this check.
+    let mut print: Option<String> = None;
+    let mut immediate = |o: &Opt| -> Result<bool, Error> {
+        match o {
+            Opt::Algorithm(v) => {
+                check_algorithm(p, compat, v)?;
+            }
+            Opt::Length(v) => {
+                check_length_syntax(v, old)?;
+            }
+            Opt::Flag("binary" | "text") if old && p == Personality::Cksum => {
+                return Err(Error::Usage {
+                    msg: None,
+                    detail: None,
+                    try_help: true,
+                });
+            }
+            Opt::Flag("help") => {
+                print = Some(if p == Personality::Mhash {
+                    command(p).render_help().to_string()
+                } else {
+                    help::gnu_help(p, &prog, compat)
+                });
+                return Ok(true);
+            }
+            Opt::Flag("version") => {
+                print = Some(help::gnu_version(p, compat));
+                return Ok(true);
+            }
+            _ => {}
+        }
+        Ok(false)
+    };
+    let (opts, operands) = if p.is_gnu() {
+        let s = getopt::scan(p, compat, &args, &mut immediate)?;
+        (s.opts, s.operands)
+    } else {
+        let m = command(p).try_get_matches_from(&args).map_err(|e| {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid usage");
+            Error::usage(first.trim_start_matches("error: ").to_string())
+        })?;
+        let opts = events(&m);
+        for o in &opts {
+            if immediate(o)? {
+                break;
+            }
+        }
+        let operands = m
+            .get_many::<OsString>("files")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default();
+        (opts, operands)
+    };
+    if let Some(text) = print {
+        return Ok(Parsed::Print(text));
+    }
 
     // GNU's option loop, replayed in command-line order.
     let mut choice: Option<AlgoChoice> = None;
@@ -515,49 +471,15 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
     let mut prefix_tag: i8 = -1;
     let mut verbosity = Verbosity::Normal;
     let (mut check, mut strict, mut ignore_missing, mut zero) = (false, false, false, false);
-    let (mut base64, mut raw, mut debug, mut want_help, mut want_version) =
-        (false, false, false, false, false);
-    for (_, o) in events(&m, p) {
+    let (mut base64, mut raw, mut debug, mut tag_explicit) = (false, false, false, false);
+    for o in opts {
         match o {
-            Opt::Algorithm(v) => {
-                let valid = algorithm_args(p, compat);
-                match valid.iter().find(|n| **n == v) {
-                    Some(n) => choice = choice_from_name(n),
-                    None => {
-                        let mut msg =
-                            format!("invalid argument '{v}' for '--algorithm'\nValid arguments are:");
-                        for n in valid {
-                            msg.push_str(&format!("\n  - '{n}'"));
-                        }
-                        return Err(Error::usage(msg));
-                    }
-                }
+            Opt::Algorithm(v) => choice = choice_from_name(&v),
+            Opt::Length(v) => {
+                let n = parse_length(&v).unwrap_or(0);
+                length = Some((n, v));
             }
-            Opt::Length(v) => match parse_length(&v) {
-                Ok(n) => {
-                    if old && !n.is_multiple_of(8) {
-                        return Err(Error::fatal(format!(
-                            "invalid length: '{v}'\nlength is not a multiple of 8"
-                        )));
-                    }
-                    length = Some((n, v));
-                }
-                Err(overflow) => {
-                    let suffix = if overflow && old {
-                        ": Value too large for defined data type"
-                    } else {
-                        ""
-                    };
-                    return Err(Error::fatal(format!("invalid length: '{v}'{suffix}")));
-                }
-            },
             Opt::Flag(f) => match f {
-                "binary" | "text" if old && p == Personality::Cksum => {
-                    return Err(Error::Usage {
-                        msg: None,
-                        try_help: true,
-                    });
-                }
                 "binary" => binary = 1,
                 "text" => binary = 0,
                 "check" => check = true,
@@ -569,6 +491,7 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                 "tag" => {
                     prefix_tag = 1;
                     binary = 1;
+                    tag_explicit = true;
                 }
                 "untagged" => {
                     if prefix_tag == 1 {
@@ -580,28 +503,9 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                 "base64" => base64 = true,
                 "raw" => raw = true,
                 "debug" => debug = true,
-                "help" => {
-                    want_help = true;
-                    break;
-                }
-                "version" => {
-                    want_version = true;
-                    break;
-                }
                 _ => {}
             },
         }
-    }
-    if want_help {
-        let text = if p == Personality::Mhash {
-            command(p).render_help().to_string()
-        } else {
-            help::gnu_help(p, &prog, compat)
-        };
-        return Ok(Parsed::Print(text));
-    }
-    if want_version {
-        return Ok(Parsed::Print(help::gnu_version(p, compat)));
     }
 
     // Post-parse checks, in GNU's order.
@@ -719,7 +623,6 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
             "the --zero option is not supported when verifying checksums",
         ));
     }
-    let tag_explicit = m.get_flag("tag");
     if check && prefix_tag == 1 && p != Personality::Cksum && tag_explicit {
         return Err(Error::usage(
             "the --tag option is meaningless when verifying checksums",
@@ -745,10 +648,7 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
             }
         }
     }
-    let mut files: Vec<OsString> = m
-        .get_many::<OsString>("files")
-        .map(|v| v.cloned().collect())
-        .unwrap_or_default();
+    let mut files: Vec<OsString> = operands;
     let files_given = !files.is_empty();
     if raw && files.len() > 1 {
         return Err(Error::fatal(

@@ -37,13 +37,23 @@ pub struct Digested {
 /// The first read error other than `Interrupted` (e.g. `EISDIR` for a
 /// directory, `EIO`).
 pub fn feed(reader: &mut dyn Read, hasher: &mut dyn Hasher, buf: &mut ReadBuf) -> io::Result<u64> {
-    let mut total = 0u64;
+    feed_counting(reader, hasher, buf, &mut 0)
+}
+
+/// [`feed`], keeping the running byte count in `total` so that a caller
+/// that tolerates read errors still knows how much was hashed.
+fn feed_counting(
+    reader: &mut dyn Read,
+    hasher: &mut dyn Hasher,
+    buf: &mut ReadBuf,
+    total: &mut u64,
+) -> io::Result<u64> {
     loop {
         match reader.read(&mut buf.0) {
-            Ok(0) => return Ok(total),
+            Ok(0) => return Ok(*total),
             Ok(n) => {
                 hasher.update(&buf.0[..n]);
-                total += n as u64;
+                *total += n as u64;
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
@@ -56,23 +66,124 @@ pub fn is_stdin(name: &[u8]) -> bool {
     name == b"-"
 }
 
+static STDIN_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True once standard input has been read (GNU's `have_read_stdin`).
+pub fn stdin_was_read() -> bool {
+    STDIN_USED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A standard descriptor used directly, never closed on drop.
+#[cfg(unix)]
+struct StdFd(std::mem::ManuallyDrop<File>);
+
+#[cfg(unix)]
+impl Read for StdFd {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+#[cfg(unix)]
+impl io::Write for StdFd {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A raw handle on file descriptor `fd` that is never closed on drop.
+#[cfg(unix)]
+fn raw_fd_file(fd: i32) -> StdFd {
+    use std::os::fd::FromRawFd;
+    // SAFETY: `fd` is one of the standard descriptors, which the process
+    // owns for its whole life; ManuallyDrop keeps it from being closed, and
+    // a closed descriptor only makes the calls fail with EBADF.
+    StdFd(std::mem::ManuallyDrop::new(unsafe { File::from_raw_fd(fd) }))
+}
+
+/// Standard input as a plain reader. On Unix it reads descriptor 0 directly:
+/// no second buffer, and a closed descriptor fails with EBADF as in GNU
+/// (Rust's `Stdin` would report a closed stdin as empty).
+pub fn stdin_reader() -> Box<dyn Read> {
+    STDIN_USED.store(true, std::sync::atomic::Ordering::Relaxed);
+    #[cfg(unix)]
+    {
+        Box::new(raw_fd_file(0))
+    }
+    #[cfg(not(unix))]
+    {
+        Box::new(io::stdin())
+    }
+}
+
+/// Standard output as a plain writer (descriptor 1 on Unix, so that a
+/// closed stdout fails with EBADF as in GNU instead of swallowing output).
+pub fn stdout_writer() -> Box<dyn io::Write + Send> {
+    #[cfg(unix)]
+    {
+        Box::new(raw_fd_file(1))
+    }
+    #[cfg(not(unix))]
+    {
+        Box::new(io::stdout())
+    }
+}
+
+/// GNU's `fclose (stdin)` check at exit: `Err(EBADF)` when standard input
+/// was read and its descriptor is closed.
+///
+/// # Errors
+/// EBADF from `fcntl(0, F_GETFD)`.
+pub fn check_stdin_closed() -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        // SAFETY: F_GETFD on a descriptor number has no side effects.
+        if stdin_was_read() && unsafe { libc::fcntl(0, libc::F_GETFD) } == -1 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
 /// Hashes the input named `name` (`-` = standard input) with `algo`.
 ///
 /// # Errors
 /// Opening or reading failed (`ENOENT`, `EACCES`, `EISDIR`, `EIO`, ...).
 pub fn digest_input(name: &std::ffi::OsStr, algo: Algorithm, buf: &mut ReadBuf) -> io::Result<Digested> {
+    digest_input_with(name, algo, buf, false)
+}
+
+/// [`digest_input`]; with `read_errors_end_input`, a read error ends the
+/// input instead of failing it (GNU cksum 9.1's CRC loop ignored read
+/// errors: `cksum DIR` printed `4294967295 0 DIR`). Open errors still fail.
+///
+/// # Errors
+/// Opening failed, or reading failed and `read_errors_end_input` is false.
+pub fn digest_input_with(
+    name: &std::ffi::OsStr,
+    algo: Algorithm,
+    buf: &mut ReadBuf,
+    read_errors_end_input: bool,
+) -> io::Result<Digested> {
     let mut hasher = algo.hasher();
-    let size = if name == "-" {
-        let stdin = io::stdin();
-        let mut lock = stdin.lock();
-        feed(&mut lock, hasher.as_mut(), buf)?
+    let mut total = 0u64;
+    let r = if name == "-" {
+        feed_counting(&mut stdin_reader(), hasher.as_mut(), buf, &mut total)
     } else {
         let mut f = File::open(Path::new(name))?;
-        feed(&mut f, hasher.as_mut(), buf)?
+        feed_counting(&mut f, hasher.as_mut(), buf, &mut total)
     };
+    match r {
+        Ok(_) => {}
+        Err(_) if read_errors_end_input => {}
+        Err(e) => return Err(e),
+    }
     Ok(Digested {
         digest: hasher.finalize(),
-        size,
+        size: total,
     })
 }
 
