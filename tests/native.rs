@@ -1,0 +1,228 @@
+//! The native `mhash` face and the default (GNU 9.11) behaviour: `-a`,
+//! algorithm inference in `-c`, 9.11's shell-quoted status lines, exit
+//! statuses, pipes and full devices. Expected digests are published test
+//! vectors (FIPS 180-2 / RFC 1321 "abc" examples); expected lines follow
+//! GNU's documented formats.
+#![cfg(unix)]
+
+use assert_cmd::Command;
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::Path;
+use tempfile::TempDir;
+
+const SHA256_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"; // FIPS 180-2 B.1
+const MD5_ABC: &str = "900150983cd24fb0d6963f7d28e17f72"; // RFC 1321 A.5
+const SHA1_ABC: &str = "a9993e364706816aba3e25717850c26c9cd0d89d"; // FIPS 180-2 A.1
+
+fn mhash(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mhash"));
+    c.current_dir(dir)
+        .env("LC_ALL", "C")
+        .env_remove("MHASH_GNU_COMPAT");
+    c
+}
+
+fn tool(dir: &Path, name: &str) -> Command {
+    let link = dir.join(format!(".bin/{name}"));
+    if !link.exists() {
+        fs::create_dir_all(dir.join(".bin")).unwrap();
+        symlink(env!("CARGO_BIN_EXE_mhash"), &link).unwrap();
+    }
+    let mut c = Command::new(link);
+    c.current_dir(dir)
+        .env("LC_ALL", "C")
+        .env_remove("MHASH_GNU_COMPAT");
+    c
+}
+
+fn abc_dir() -> TempDir {
+    let d = TempDir::new().unwrap();
+    fs::write(d.path().join("abc"), "abc").unwrap();
+    d
+}
+
+#[test]
+fn hashes_with_default_and_named_algorithms() {
+    let d = abc_dir();
+    mhash(d.path())
+        .arg("abc")
+        .assert()
+        .success()
+        .stdout(format!("{SHA256_ABC}  abc\n"));
+    mhash(d.path())
+        .args(["-a", "md5", "abc"])
+        .assert()
+        .success()
+        .stdout(format!("{MD5_ABC}  abc\n"));
+    mhash(d.path())
+        .args(["--algorithm=sha1", "--tag", "abc"])
+        .assert()
+        .success()
+        .stdout(format!("SHA1 (abc) = {SHA1_ABC}\n"));
+    mhash(d.path())
+        .args(["-a", "sha2", "-l", "256", "abc"])
+        .assert()
+        .success()
+        .stdout(format!("{SHA256_ABC}  abc\n"));
+}
+
+#[test]
+fn gnu_personality_prints_what_native_face_prints() {
+    let d = abc_dir();
+    tool(d.path(), "sha256sum")
+        .arg("abc")
+        .assert()
+        .success()
+        .stdout(format!("{SHA256_ABC}  abc\n"));
+    tool(d.path(), "md5sum")
+        .arg("abc")
+        .assert()
+        .success()
+        .stdout(format!("{MD5_ABC}  abc\n"));
+}
+
+#[test]
+fn check_infers_algorithm_from_file_name_tag_and_length() {
+    let d = abc_dir();
+    let p = d.path();
+    fs::write(p.join("SHA256SUMS"), format!("{SHA256_ABC}  abc\n")).unwrap();
+    mhash(p)
+        .args(["-c", "SHA256SUMS"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
+    // 32 and 40 hex digits name one algorithm each.
+    fs::write(p.join("list.txt"), format!("{MD5_ABC}  abc\n{SHA1_ABC}  abc\n")).unwrap();
+    mhash(p)
+        .args(["-c", "list.txt"])
+        .assert()
+        .success()
+        .stdout("abc: OK\nabc: OK\n");
+    // Tags name the algorithm; several algorithms in one file.
+    fs::write(
+        p.join("mixed"),
+        format!("MD5 (abc) = {MD5_ABC}\nSHA256 (abc) = {SHA256_ABC}\n"),
+    )
+    .unwrap();
+    mhash(p)
+        .args(["-c", "mixed"])
+        .assert()
+        .success()
+        .stdout("abc: OK\nabc: OK\n");
+}
+
+#[test]
+fn check_with_ambiguous_length_names_the_line_and_suggests_a() {
+    let d = abc_dir();
+    let p = d.path();
+    fs::write(p.join("list.txt"), format!("{SHA256_ABC}  abc\n")).unwrap();
+    mhash(p)
+        .args(["-c", "list.txt"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "list.txt: 1: cannot tell the algorithm of a 64-digit digest",
+        ))
+        .stderr(predicates::str::contains("use -a ALGO"));
+    mhash(p)
+        .args(["-a", "sha256", "-c", "list.txt"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
+}
+
+#[test]
+fn status_lines_are_shell_quoted_as_in_gnu_9_11() {
+    let d = abc_dir();
+    let p = d.path();
+    fs::write(p.join("a\nb"), "abc").unwrap();
+    let sums = format!("{SHA256_ABC}   b.txt\n\\{SHA256_ABC}  a\\nb\n");
+    fs::write(p.join("sums"), &sums).unwrap();
+    tool(p, "sha256sum")
+        .args(["-c", "sums"])
+        .assert()
+        .code(1)
+        .stdout("' b.txt': FAILED open or read\n'a'$'\\n''b': OK\n")
+        .stderr(
+            "sha256sum: ' b.txt': No such file or directory\n\
+             sha256sum: WARNING: 1 listed file could not be read\n"
+                .replace("sha256sum", &p.join(".bin/sha256sum").display().to_string()),
+        );
+}
+
+#[test]
+fn compat_9_4_escapes_backslash_names_in_status_lines() {
+    let d = abc_dir();
+    let p = d.path();
+    fs::write(p.join("x\\y"), "abc").unwrap();
+    fs::write(p.join("sums"), format!("\\{MD5_ABC}  x\\\\y\n")).unwrap();
+    tool(p, "md5sum")
+        .env("MHASH_GNU_COMPAT", "9.4")
+        .args(["-c", "sums"])
+        .assert()
+        .success()
+        .stdout("\\x\\\\y: OK\n");
+    tool(p, "md5sum")
+        .env("MHASH_GNU_COMPAT", "9.1")
+        .args(["-c", "sums"])
+        .assert()
+        .success()
+        .stdout("x\\y: OK\n");
+}
+
+#[test]
+fn usage_errors_exit_1_not_clap_2() {
+    let d = abc_dir();
+    mhash(d.path()).arg("--bogus").assert().code(1);
+    mhash(d.path()).args(["-a", "nope", "abc"]).assert().code(1);
+    tool(d.path(), "sha256sum").arg("--bogus").assert().code(1);
+    mhash(d.path())
+        .args(["-a", "sha3", "abc"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "--algorithm=sha3 requires specifying --length 224, 256, 384, or 512",
+        ));
+}
+
+#[test]
+fn closed_pipe_ends_quietly_and_full_device_is_a_write_error() {
+    let d = abc_dir();
+    let p = d.path();
+    let bin = env!("CARGO_BIN_EXE_mhash");
+    // About 400 KB of output: far more than a pipe holds.
+    let args: Vec<&str> = std::iter::repeat_n("abc", 5000).collect();
+    let out = std::process::Command::new("bash")
+        .current_dir(p)
+        .arg("-c")
+        .arg(format!(
+            "set -o pipefail; '{bin}' {} | head -c1 >/dev/null",
+            args.join(" ")
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 141 = 128 + SIGPIPE: killed by the signal, as GNU is.
+    assert_eq!(out.status.code(), Some(141));
+    if Path::new("/dev/full").exists() {
+        let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = std::process::Command::new(bin)
+            .current_dir(p)
+            .env_remove("MHASH_GNU_COMPAT")
+            .arg("abc")
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("{bin}: write error: No space left on device\n")
+        );
+    }
+}
