@@ -149,6 +149,7 @@ pub fn scan<E: From<GetoptError>>(
             continue;
         }
         let mut found: Vec<Opt> = Vec::new();
+        let mut cluster_error: Option<GetoptError> = None;
         if let Some(body) = a.strip_prefix("--") {
             let (name, value) = match body.split_once('=') {
                 Some((n, v)) => (n, Some(v.to_string())),
@@ -188,41 +189,32 @@ pub fn scan<E: From<GetoptError>>(
                 let c = chars[k];
                 k += 1;
                 let Some(long) = short_option(p, c) else {
-                    // Report the options read so far first, as getopt does.
-                    for o in &found {
-                        if visit(o)? {
-                            return Ok(out);
-                        }
-                    }
-                    return Err(GetoptError(format!("invalid option -- '{c}'")).into());
+                    cluster_error = Some(GetoptError(format!("invalid option -- '{c}'")));
+                    break;
                 };
-                if takes_arg(long) {
-                    let v = if k < chars.len() {
-                        let rest: String = chars[k..].iter().collect();
-                        k = chars.len();
-                        rest
-                    } else if i < args.len() {
-                        i += 1;
-                        args[i - 1].to_string_lossy().into_owned()
-                    } else {
-                        for o in &found {
-                            if visit(o)? {
-                                return Ok(out);
-                            }
-                        }
-                        return Err(GetoptError(format!("option requires an argument -- '{c}'")).into());
-                    };
-                    found.push(make(long, Some(v)));
-                } else {
+                if !takes_arg(long) {
                     found.push(make(long, None));
+                } else if k < chars.len() {
+                    found.push(make(long, Some(chars[k..].iter().collect())));
+                    k = chars.len();
+                } else if i < args.len() {
+                    i += 1;
+                    found.push(make(long, Some(args[i - 1].to_string_lossy().into_owned())));
+                } else {
+                    cluster_error = Some(GetoptError(format!("option requires an argument -- '{c}'")));
                 }
             }
         }
+        // The options before an error in a cluster were read first, as
+        // getopt returns them one by one.
         for o in found {
             if visit(&o)? {
                 return Ok(out);
             }
             out.opts.push(o);
+        }
+        if let Some(e) = cluster_error {
+            return Err(e.into());
         }
     }
     Ok(out)
