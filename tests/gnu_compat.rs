@@ -945,3 +945,27 @@ fn odd_corners() {
     }
     run_cases("odd_corners", &v);
 }
+
+/// The same tools in a UTF-8 locale: GNU's `quote()` then uses ‘’ in usage
+/// diagnostics, and `quotef` leaves printable UTF-8 names unquoted.
+#[test]
+fn utf8_locale() {
+    let mut v: Vec<String> = Vec::new();
+    let u = "LC_ALL=C.UTF-8";
+    for cmd in [
+        "b2sum -l 12 a",
+        "b2sum -l 520 a",
+        "b2sum -l abc a",
+        "b2sum -l 99999999999999999999999 a",
+        "cksum -a nope a",
+        "cksum -a sha1 -l 8 a",
+        "sha256sum --bogus",
+        "printf x > é.txt; sha256sum é.txt 'missing é' $'\\xff'",
+        "printf x > é.txt; md5sum é.txt | md5sum -c",
+        "printf '%s  %s\\n' 00000000000000000000000000000000 'x é' | md5sum -c",
+    ] {
+        cases!(v; "{u} {cmd}");
+        cases!(v; "export {u}; {cmd}");
+    }
+    run_cases("utf8_locale", &v);
+}

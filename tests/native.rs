@@ -123,11 +123,50 @@ fn check_with_ambiguous_length_names_the_line_and_suggests_a() {
         .code(1)
         .stdout("")
         .stderr(predicates::str::contains(
-            "list.txt: 1: cannot tell the algorithm of a 64-digit digest",
+            "list.txt: 1: cannot tell the algorithm of a 256-bit digest (sha256, sha3-256, sm3)",
         ))
         .stderr(predicates::str::contains("use -a ALGO"));
     mhash(p)
         .args(["-a", "sha256", "-c", "list.txt"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
+    // A line that cannot be verified fails the run even when others pass.
+    fs::write(
+        p.join("mixed.txt"),
+        format!("{MD5_ABC}  abc\n{SHA256_ABC}  abc\n"),
+    )
+    .unwrap();
+    mhash(p)
+        .args(["-c", "mixed.txt"])
+        .assert()
+        .code(1)
+        .stdout("abc: OK\n");
+}
+
+#[test]
+fn base64_digests_round_trip_tagged_and_untagged() {
+    let d = abc_dir();
+    let p = d.path();
+    // base64 of the FIPS 180-2 "abc" digest.
+    let b64 = "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=";
+    mhash(p)
+        .args(["-a", "sha256", "--base64", "abc"])
+        .assert()
+        .success()
+        .stdout(format!("{b64}  abc\n"));
+    fs::write(p.join("x.sha256"), format!("{b64}  abc\n")).unwrap();
+    mhash(p)
+        .args(["-c", "x.sha256"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
+    fs::write(p.join("t"), format!("SHA256 (abc) = {b64}\n")).unwrap();
+    mhash(p).args(["-c", "t"]).assert().success().stdout("abc: OK\n");
+    // MD5's 16 bytes: a 24-character base64 digest names md5 alone.
+    fs::write(p.join("list"), "kAFQmDzST7DWlj99KOF/cg==  abc\n").unwrap();
+    mhash(p)
+        .args(["-c", "list"])
         .assert()
         .success()
         .stdout("abc: OK\n");

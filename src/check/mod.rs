@@ -20,6 +20,8 @@ use std::io::{BufRead, BufReader, Read};
 #[derive(Debug, Default)]
 struct Tally {
     misformatted: u64,
+    /// mhash: lines whose algorithm could not be told (also misformatted).
+    ambiguous: u64,
     open_failures: u64,
     mismatched: u64,
     properly_formatted: bool,
@@ -113,15 +115,18 @@ fn digest_type_string(cfg: &Config, last_tag: Option<&str>) -> String {
         && cfg.family.is_empty()
         && let Some(t) = last_tag
     {
-        return t.to_string();
+        return format!("{t} ");
     }
     match cfg.algo {
-        Some(a) if a.kind == AlgoKind::Blake2b => "BLAKE2b".to_string(),
-        Some(a) => a.tag().unwrap_or_else(|| a.kind.name().to_ascii_uppercase()),
-        None if cfg.family.contains(&AlgoKind::Sha256) => "SHA2".to_string(),
-        None if cfg.family.contains(&AlgoKind::Sha3_256) => "SHA3".to_string(),
-        None if cfg.personality == Personality::Cksum => "CRC".to_string(),
-        None => "checksum".to_string(),
+        Some(a) if a.kind == AlgoKind::Blake2b => "BLAKE2b ".to_string(),
+        Some(a) => format!(
+            "{} ",
+            a.tag().unwrap_or_else(|| a.kind.name().to_ascii_uppercase())
+        ),
+        None if cfg.family.contains(&AlgoKind::Sha256) => "SHA2 ".to_string(),
+        None if cfg.family.contains(&AlgoKind::Sha3_256) => "SHA3 ".to_string(),
+        None if cfg.personality == Personality::Cksum => "CRC ".to_string(),
+        None => String::new(),
     }
 }
 
@@ -201,12 +206,14 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                 t.misformatted += 1;
                 match err {
                     LineError::Ambiguous(n) => {
+                        t.ambiguous += 1;
                         let names: Vec<String> = parse_candidates(n);
                         run.error_msg(
                             &[
                                 &quote::quotef(display)[..],
                                 format!(
-                                    ": {line_no}: cannot tell the algorithm of a {n}-digit digest ({}); use -a ALGO",
+                                    ": {line_no}: cannot tell the algorithm of a {}-bit digest ({}); use -a ALGO",
+                                    n * 8,
                                     names.join(", ")
                                 )
                                 .as_bytes(),
@@ -219,7 +226,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                             &[
                                 &quote::quotef(display)[..],
                                 format!(
-                                    ": {line_no}: improperly formatted {} checksum line",
+                                    ": {line_no}: improperly formatted {}checksum line",
                                     digest_type_string(cfg, parser.last_tag)
                                 )
                                 .as_bytes(),
@@ -326,14 +333,17 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
         && t.matched
         && t.mismatched == 0
         && t.open_failures == 0
+        && t.ambiguous == 0
         && (!cfg.strict || t.misformatted == 0)
 }
 
-fn parse_candidates(hex_len: usize) -> Vec<String> {
-    parse::by_length(hex_len)
+fn parse_candidates(len: usize) -> Vec<String> {
+    let mut v: Vec<String> = parse::by_length(len)
         .into_iter()
         .map(|a| a.kind.name().to_string())
-        .collect()
+        .collect();
+    v.sort();
+    v
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ pub enum LineError {
     /// GNU's "improperly formatted checksum line".
     Malformed,
     /// (mhash only) an untagged digest whose length fits several algorithms
-    /// and nothing else names one; carries the digest length in hex digits.
+    /// and nothing else names one; carries the digest length in bytes.
     Ambiguous(usize),
 }
 
@@ -84,13 +84,13 @@ fn decode_digest(text: &[u8], len: usize, base64: bool) -> Option<Vec<u8>> {
     None
 }
 
-/// Algorithms whose natural digest has `hex_len` hex digits. Shortened
-/// BLAKE2b digests (`-l`) are not counted: every even length would then be
-/// ambiguous, and untagged `b2sum -l` output names no length anyway.
-pub fn by_length(hex_len: usize) -> Vec<Algorithm> {
+/// Algorithms whose natural digest is `len` bytes long. Shortened BLAKE2b
+/// digests (`-l`) are not counted: every length would then be ambiguous,
+/// and untagged `b2sum -l` output names no length anyway.
+pub fn by_length(len: usize) -> Vec<Algorithm> {
     AlgoKind::ALL
         .into_iter()
-        .filter(|k| !k.is_legacy() && k.max_bits() as usize / 4 == hex_len)
+        .filter(|k| !k.is_legacy() && k.max_bits() as usize / 8 == len)
         .map(Algorithm::new)
         .collect()
 }
@@ -268,23 +268,30 @@ impl Parser {
             }
             Some(a) => a,
             None if self.expect.infer_by_length => {
-                if hex_run != tok_len {
+                let len = if hex_run == tok_len && hex_run % 2 == 0 {
+                    hex_run / 2
+                } else if self.expect.base64 {
+                    base64::engine::general_purpose::STANDARD
+                        .decode(tok)
+                        .map_err(|_| LineError::Malformed)?
+                        .len()
+                } else {
                     return Err(LineError::Malformed);
-                }
-                let mut c = by_length(hex_run);
+                };
+                let mut c = by_length(len);
                 if !self.expect.tag_kinds.is_empty() {
                     c.retain(|a| self.expect.tag_kinds.contains(&a.kind));
                 }
                 match c.len() {
                     0 => return Err(LineError::Malformed),
                     1 => c[0],
-                    _ => return Err(LineError::Ambiguous(hex_run)),
+                    _ => return Err(LineError::Ambiguous(len)),
                 }
             }
             None => return Err(LineError::Malformed),
         };
         // GNU: the line must be long enough for digest, blank and a name.
-        if rest.len() < 2 * algo.digest_len() + 2 {
+        if rest.len() < tok_len + 2 {
             return Err(LineError::Malformed);
         }
         let digest = decode_digest(tok, algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;

@@ -35,13 +35,25 @@ pub enum GnuCompat {
 
 impl GnuCompat {
     /// Reads `MHASH_GNU_COMPAT`: `9.1`/`9.2`/`9.3` → V9_1, `9.4`..`9.10` →
-    /// V9_4, anything else (or unset) → V9_11.
+    /// V9_4, `9.11` (or unset, or empty) → V9_11. Any other value is
+    /// reported once on stderr and treated as 9.11.
     pub fn from_env() -> GnuCompat {
-        match std::env::var("MHASH_GNU_COMPAT").ok().as_deref() {
-            Some("9.1" | "9.2" | "9.3") => GnuCompat::V9_1,
-            Some("9.4" | "9.5" | "9.6" | "9.7" | "9.8" | "9.9" | "9.10") => GnuCompat::V9_4,
-            _ => GnuCompat::V9_11,
-        }
+        static COMPAT: std::sync::OnceLock<GnuCompat> = std::sync::OnceLock::new();
+        *COMPAT.get_or_init(|| {
+            let v = std::env::var("MHASH_GNU_COMPAT").unwrap_or_default();
+            match v.as_str() {
+                "9.1" | "9.2" | "9.3" => GnuCompat::V9_1,
+                "9.4" | "9.5" | "9.6" | "9.7" | "9.8" | "9.9" | "9.10" => GnuCompat::V9_4,
+                "" | "9.11" => GnuCompat::V9_11,
+                other => {
+                    eprintln!(
+                        "mhash: warning: MHASH_GNU_COMPAT={other:?} names no GNU release mhash knows \
+                         (9.1 to 9.11); using 9.11"
+                    );
+                    GnuCompat::V9_11
+                }
+            }
+        })
     }
 
     /// The release this compat level names, for `--version`.
@@ -153,7 +165,7 @@ pub fn command(p: Personality) -> Command {
                 .value_name("TYPE")
                 .action(ArgAction::Append)
                 .allow_hyphen_values(true)
-                .help("digest algorithm: md5 sha1 sha224 sha256 sha384 sha512 sha2 sha3 blake2b sm3 crc crc32b sysv bsd"),
+                .help("digest algorithm (default sha256): md5 sha1 sha224 sha256 sha384 sha512 sha2 sha3 sha3-256 blake2b sm3 crc crc32b sysv bsd"),
         );
         cmd = cmd.arg(flag(
             "base64",
@@ -330,6 +342,11 @@ fn algorithm_args(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
     }
 }
 
+/// GNU's `quote()`: 'x' in the C locale, ‘x’ where the locale is UTF-8.
+fn lq(s: &str) -> String {
+    crate::output::quote::locale_quote(s)
+}
+
 /// GNU's immediate check of an `-a` value (`XARGMATCH`): exact names only.
 fn check_algorithm(p: Personality, compat: GnuCompat, v: &str) -> Result<(), Error> {
     let valid = algorithm_args(p, compat);
@@ -338,10 +355,10 @@ fn check_algorithm(p: Personality, compat: GnuCompat, v: &str) -> Result<(), Err
     }
     let mut detail = String::from("Valid arguments are:");
     for n in valid {
-        detail.push_str(&format!("\n  - '{n}'"));
+        detail.push_str(&format!("\n  - {}", lq(n)));
     }
     Err(Error::Usage {
-        msg: Some(format!("invalid argument '{v}' for '--algorithm'")),
+        msg: Some(format!("invalid argument {} for {}", lq(v), lq("--algorithm"))),
         detail: Some(detail),
         try_help: true,
     })
@@ -352,7 +369,8 @@ fn check_algorithm(p: Personality, compat: GnuCompat, v: &str) -> Result<(), Err
 fn check_length_syntax(v: &str, old: bool) -> Result<(), Error> {
     match parse_length(v) {
         Ok(n) if old && !n.is_multiple_of(8) => Err(Error::fatal(format!(
-            "invalid length: '{v}'\nlength is not a multiple of 8"
+            "invalid length: {}\nlength is not a multiple of 8",
+            lq(v)
         ))),
         Ok(_) => Ok(()),
         Err(overflow) => {
@@ -361,7 +379,7 @@ fn check_length_syntax(v: &str, old: bool) -> Result<(), Error> {
             } else {
                 ""
             };
-            Err(Error::fatal(format!("invalid length: '{v}'{suffix}")))
+            Err(Error::fatal(format!("invalid length: {}{suffix}", lq(v))))
         }
     }
 }
@@ -521,7 +539,9 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
     let algo: Algorithm = if old {
         if len_bits > 512 {
             return Err(Error::fatal(format!(
-                "invalid length: '{len_str}'\nmaximum digest length for 'BLAKE2b' is 512 bits"
+                "invalid length: {}\nmaximum digest length for {} is 512 bits",
+                lq(&len_str),
+                lq("BLAKE2b")
             )));
         }
         match choice {
@@ -559,7 +579,9 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                 let bits = if length.is_none() { 512 } else { len_bits };
                 if !matches!(bits, 224 | 256 | 384 | 512) {
                     return Err(Error::fatal(format!(
-                        "invalid length: '{len_str}'\ndigest length for '{tag}' must be 224, 256, 384, or 512"
+                        "invalid length: {}\ndigest length for {} must be 224, 256, 384, or 512",
+                        lq(&len_str),
+                        lq(tag)
                     )));
                 }
                 let kind = match (choice, bits) {
@@ -582,12 +604,15 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                 }
                 if len_bits > 512 {
                     return Err(Error::fatal(format!(
-                        "invalid length: '{len_str}'\nmaximum digest length for 'BLAKE2b' is 512 bits"
+                        "invalid length: {}\nmaximum digest length for {} is 512 bits",
+                        lq(&len_str),
+                        lq("BLAKE2b")
                     )));
                 }
                 if !len_bits.is_multiple_of(8) {
                     return Err(Error::fatal(format!(
-                        "invalid length: '{len_str}'\nlength is not a multiple of 8"
+                        "invalid length: {}\nlength is not a multiple of 8",
+                        lq(&len_str)
                     )));
                 }
                 if k == AlgoKind::Blake2b {

@@ -61,6 +61,17 @@ fn units(name: &[u8], utf8: bool) -> Vec<Unit<'_>> {
     out
 }
 
+/// GNU's `quote()` (gnulib `locale_quoting_style`) for the values in
+/// usage diagnostics (`invalid length: '12'`): ASCII apostrophes in the C
+/// locale, `‘` and `’` where the locale's charset is UTF-8.
+pub fn locale_quote(s: &str) -> String {
+    if utf8_locale() {
+        format!("\u{2018}{s}\u{2019}")
+    } else {
+        format!("'{s}'")
+    }
+}
+
 /// Quotes `name` as GNU `quotef` does (C or UTF-8 locale rules).
 pub fn quotef(name: &[u8]) -> Vec<u8> {
     quote_with(name, utf8_locale())
