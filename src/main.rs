@@ -1,8 +1,9 @@
 //! The `mhash` binary: personality from `argv[0]`, parse, run, exit status.
 //!
 //! On Unix the C `main` is ours (`no_main`): Rust's runtime would reopen a
-//! closed stdin/stdout on /dev/null before `main`, and GNU's tools report
-//! `sha256sum a >&-` as a write error, which needs the closed descriptor.
+//! closed stdin/stdout on /dev/null before `main` (GNU's tools report
+//! `sha256sum a >&-` as a write error, which needs the closed descriptor),
+//! and would ignore SIGPIPE (GNU inherits its parent's disposition).
 #![cfg_attr(unix, no_main)]
 
 use mhash::cli::{self, Parsed, personality::Personality};
@@ -43,11 +44,10 @@ fn real_main(args: Vec<OsString>) -> i32 {
 #[unsafe(no_mangle)]
 extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
     use std::os::unix::ffi::OsStringExt;
-    // GNU tools die quietly on a closed pipe: restore SIGPIPE's default.
-    // SAFETY: setting a signal disposition before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    // SIGPIPE keeps the disposition the parent gave it, as in GNU: by
+    // default a closed pipe ends the process quietly; where the parent
+    // ignores SIGPIPE, the write fails and is reported ("write error").
+    // (Rust's own runtime, bypassed here, would ignore it unconditionally.)
     let mut args = Vec::with_capacity(argc.max(0) as usize);
     for i in 0..argc.max(0) as usize {
         // SAFETY: the C runtime passes `argc` valid NUL-terminated strings.

@@ -969,3 +969,41 @@ fn utf8_locale() {
     }
     run_cases("utf8_locale", &v);
 }
+
+/// Findings of an adversarial pass, each once a difference from GNU 9.1.
+#[test]
+fn adversarial_regressions() {
+    let mut v: Vec<String> = Vec::new();
+    let d = "$(b2sum a | cut -c1-128)";
+    let s = "$(sha256sum a | cut -c1-64)";
+    let m = "$(md5sum a | cut -c1-32)";
+    // cksum -a blake2b -l N ignores -l for untagged lines.
+    cases!(v; "{{ md5sum a; b2sum -l 256 a; }} > f; cksum -a blake2b -l 256 -c f");
+    // 'DIGEST ' names the empty file and fixes the one-space form (b2sum, cksum).
+    cases!(v; "{{ printf '%s \\n' {s}; sha256sum a; }} > f; cksum -a sha256 -c f");
+    cases!(v; "{{ printf '%s \\n' {d}; b2sum a; }} > f; b2sum -c f");
+    cases!(v; "{{ printf '%s \\n' {s}; sha256sum a; }} > f; sha256sum -c f");
+    // GNU 9.1's cksum has no SHA-3 tags.
+    cases!(v; "printf 'SHA3-256 (a) = %s\\n' {s} > f; cksum -c f");
+    // SIGPIPE ignored by the parent: a write error, not a silent death.
+    cases!(v; "env --ignore-signal=PIPE sha256sum $(yes a | head -20000) | head -c1");
+    // -l checks in 9.1's order.
+    cases!(v; "cksum -l 520 a");
+    cases!(v; "cksum -a sha256 -l 520 a");
+    // Tag terminators: b2sum and cksum -a overwrite any one character.
+    for l in [
+        "BLAKE2b  (a) = ",
+        "BLAKE2b\\t(a) = ",
+        "BLAKE2b\\t (a) = ",
+        "BLAKE2b\\t(a)= ",
+        "BLAKE2bx (a) = ",
+    ] {
+        cases!(v; "printf '{l}%s\\n' {d} | b2sum -c -w");
+        cases!(v; "printf '{l}%s\\n' {d} | cksum -a blake2b -c -w");
+    }
+    cases!(v; "printf 'SHA256x (a) = %s\\nSHA2567 (a) = %s\\n' {s} {s} | cksum -a sha256 -c -w");
+    cases!(v; "printf 'MD5x (a) = %s\\nMD5  (a) = %s\\n' {m} {m} | cksum -c -w");
+    cases!(v; "printf 'MD5x (a) = %s\\n' {m} | cksum -a md5 -c -w");
+    cases!(v; "printf 'MD5x (a) = %s\\n' {m} | md5sum -c -w");
+    run_cases("adversarial_regressions", &v);
+}

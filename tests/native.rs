@@ -265,3 +265,30 @@ fn closed_pipe_ends_quietly_and_full_device_is_a_write_error() {
         );
     }
 }
+
+#[test]
+fn a_restricts_tagged_lines_to_that_algorithm() {
+    let d = abc_dir();
+    let p = d.path();
+    fs::write(p.join("TM"), format!("MD5 (abc) = {MD5_ABC}\n")).unwrap();
+    // As GNU `cksum -a sha256 -c`: an MD5 line is not a SHA-256 line.
+    mhash(p)
+        .args(["-a", "sha256", "-c", "TM"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::ends_with(
+            "TM: no properly formatted checksum lines found\n",
+        ));
+    mhash(p)
+        .args(["-a", "md5", "-c", "TM"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
+    // -l equal to the natural length is accepted.
+    mhash(p)
+        .args(["-a", "sha256", "-l", "256", "abc"])
+        .assert()
+        .success()
+        .stdout(format!("{SHA256_ABC}  abc\n"));
+}

@@ -12,7 +12,7 @@ use crate::cli::personality::Personality;
 use crate::cli::{Config, GnuCompat, Verbosity};
 use crate::io;
 use crate::output::{escape, quote};
-use parse::{Expect, LineError, Parser};
+use parse::{Expect, LineError, Parser, TagRule};
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
 
@@ -64,43 +64,58 @@ pub fn algorithm_from_file_name(name: &[u8]) -> Option<Algorithm> {
 
 fn expectations(cfg: &Config, checkfile: &[u8]) -> Expect {
     let base64 = cfg.compat >= GnuCompat::V9_4 || cfg.personality == Personality::Mhash;
+    // Every algorithm with a tag; GNU 9.1's cksum has no SHA-3.
+    let all_tags: Vec<AlgoKind> = AlgoKind::ALL
+        .into_iter()
+        .filter(|k| k.tag().is_some())
+        .filter(|k| {
+            cfg.compat > GnuCompat::V9_1
+                || !matches!(
+                    k,
+                    AlgoKind::Sha3_224 | AlgoKind::Sha3_256 | AlgoKind::Sha3_384 | AlgoKind::Sha3_512
+                )
+        })
+        .collect();
+    let given: Vec<AlgoKind> = if !cfg.family.is_empty() {
+        cfg.family.clone()
+    } else {
+        cfg.algo.map(|a| vec![a.kind]).unwrap_or_default()
+    };
     match cfg.personality {
-        Personality::Mhash => {
-            let untagged = cfg.algo.or_else(|| algorithm_from_file_name(checkfile));
+        Personality::Mhash | Personality::Cksum => {
+            let untagged = match cfg.personality {
+                Personality::Mhash if cfg.family.is_empty() => {
+                    cfg.algo.or_else(|| algorithm_from_file_name(checkfile))
+                }
+                _ if cfg.family.is_empty() => cfg.algo,
+                _ => None,
+            };
             Expect {
-                tag_kinds: cfg.family.clone(),
+                tag_rule: if given.is_empty() {
+                    TagRule::Blank
+                } else {
+                    TagRule::AnyChar
+                },
+                tag_kinds: if given.is_empty() { all_tags } else { given },
                 untagged,
-                blake2b_auto_length: !cfg.length_given,
-                infer_by_length: untagged.is_none(),
+                blake2b_auto_length: true,
+                infer_by_length: untagged.is_none()
+                    && (cfg.personality == Personality::Mhash || !cfg.family.is_empty()),
                 base64,
-                cksum_tags: true,
+                short_lines: true,
             }
         }
-        Personality::Cksum if !cfg.family.is_empty() => Expect {
-            tag_kinds: cfg.family.clone(),
-            untagged: None,
-            blake2b_auto_length: false,
-            infer_by_length: true,
-            base64,
-            cksum_tags: true,
-        },
-        Personality::Cksum => Expect {
-            tag_kinds: cfg.algo.map(|a| vec![a.kind]).unwrap_or_default(),
-            untagged: cfg.algo,
-            blake2b_auto_length: !cfg.length_given,
-            infer_by_length: false,
-            base64,
-            cksum_tags: true,
-        },
         _ => {
             let a = cfg.algo.unwrap_or_else(|| Algorithm::new(AlgoKind::Sha256));
+            let b2 = a.kind == AlgoKind::Blake2b;
             Expect {
+                tag_rule: if b2 { TagRule::AnyChar } else { TagRule::Strict },
                 tag_kinds: vec![a.kind],
                 untagged: Some(a),
-                blake2b_auto_length: a.kind == AlgoKind::Blake2b,
+                blake2b_auto_length: b2,
                 infer_by_length: false,
                 base64,
-                cksum_tags: false,
+                short_lines: b2,
             }
         }
     }

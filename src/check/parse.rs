@@ -29,25 +29,43 @@ pub enum LineError {
     Ambiguous(usize),
 }
 
+/// What may stand between a BSD tag and its `(` (GNU coreutils 9.1
+/// `split_3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagRule {
+    /// md5sum, sha*sum: `TAG (` or `TAG(` only.
+    Strict,
+    /// b2sum, and cksum with `-a`: GNU overwrites the one character after
+    /// the tag (its terminator), whatever it is, then allows one space:
+    /// `BLAKE2b\t(f)` and even `SHA256x (f)` are accepted.
+    AnyChar,
+    /// cksum without `-a`: the tag ends at a blank, `-` or `(`; the blank
+    /// is consumed and one more space may follow (`MD5  (f)`).
+    Blank,
+}
+
 /// Which algorithms a line may use: what the personality, `-a` and the
 /// checksum file's name fix.
 #[derive(Clone, Debug)]
 pub struct Expect {
-    /// Tags a tagged line may carry (empty: any known tag).
+    /// Algorithms whose tags tagged lines may carry.
     pub tag_kinds: Vec<AlgoKind>,
+    /// What may follow a tag before `(`.
+    pub tag_rule: TagRule,
     /// The algorithm of untagged lines; `None`: untagged lines are
     /// rejected, unless `infer_by_length`.
     pub untagged: Option<Algorithm>,
-    /// BLAKE2b untagged lines take their length from the digest (b2sum).
+    /// BLAKE2b untagged lines take their length from the digest (b2sum;
+    /// GNU ignores `-l` there).
     pub blake2b_auto_length: bool,
     /// An untagged line's algorithm may be inferred from its length, among
-    /// `tag_kinds` (or among all algorithms when that is empty).
+    /// `tag_kinds`.
     pub infer_by_length: bool,
     /// Accept base64 digests (GNU 9.9+).
     pub base64: bool,
-    /// GNU cksum's tag rules: any blank may end the tag, one more space may
-    /// follow before `(` (`MD5  (f) = ...` is accepted by cksum, not md5sum).
-    pub cksum_tags: bool,
+    /// GNU's minimum untagged line length is 3 (b2sum, cksum) rather than
+    /// the digest plus two: `DIGEST ` names the empty file.
+    pub short_lines: bool,
 }
 
 /// Per-checksum-file parser state.
@@ -177,14 +195,6 @@ impl Parser {
         Ok(parsed)
     }
 
-    fn tag_candidates(&self) -> Vec<AlgoKind> {
-        if self.expect.tag_kinds.is_empty() {
-            AlgoKind::ALL.into_iter().filter(|k| k.tag().is_some()).collect()
-        } else {
-            self.expect.tag_kinds.clone()
-        }
-    }
-
     fn split(&mut self, s: &[u8]) -> Result<CheckLine, LineError> {
         let mut i = 0;
         while i < s.len() && is_white(s[i]) {
@@ -195,14 +205,14 @@ impl Parser {
             i += 1;
         }
         // BSD tagged line?
-        for kind in self.tag_candidates() {
+        for kind in self.expect.tag_kinds.clone() {
             let tag = kind.tag().unwrap_or_default();
             if !s[i..].starts_with(tag.as_bytes()) {
                 continue;
             }
             let mut j = i + tag.len();
             let next = s.get(j).copied();
-            if !matches!(next, Some(b' ' | b'\t' | b'-' | b'(')) {
+            if self.expect.tag_rule != TagRule::AnyChar && !matches!(next, Some(b' ' | b'\t' | b'-' | b'(')) {
                 continue;
             }
             self.last_tag = Some(tag);
@@ -215,7 +225,10 @@ impl Parser {
                 }
                 algo = Algorithm::blake2b(bits as u32);
                 j += 1 + used;
-            } else if self.expect.cksum_tags && matches!(next, Some(b' ' | b'\t')) {
+            } else if next != Some(b'(')
+                && (self.expect.tag_rule == TagRule::AnyChar
+                    || (self.expect.tag_rule == TagRule::Blank && matches!(next, Some(b' ' | b'\t'))))
+            {
                 j += 1;
             }
             if s.get(j) == Some(&b' ') {
@@ -279,9 +292,7 @@ impl Parser {
                     return Err(LineError::Malformed);
                 };
                 let mut c = by_length(len);
-                if !self.expect.tag_kinds.is_empty() {
-                    c.retain(|a| self.expect.tag_kinds.contains(&a.kind));
-                }
+                c.retain(|a| self.expect.tag_kinds.contains(&a.kind));
                 match c.len() {
                     0 => return Err(LineError::Malformed),
                     1 => c[0],
@@ -290,8 +301,10 @@ impl Parser {
             }
             None => return Err(LineError::Malformed),
         };
-        // GNU: the line must be long enough for digest, blank and a name.
-        if rest.len() < tok_len + 2 {
+        // GNU: the line must be long enough for digest, blank and a name
+        // (3 bytes at least for b2sum and cksum).
+        let min = if self.expect.short_lines { 3 } else { tok_len + 2 };
+        if rest.len() < min {
             return Err(LineError::Malformed);
         }
         let digest = decode_digest(tok, algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;
@@ -319,11 +332,12 @@ mod tests {
         Parser::new(
             Expect {
                 tag_kinds: vec![AlgoKind::Sha256],
+                tag_rule: TagRule::Strict,
                 untagged: Some(Algorithm::new(AlgoKind::Sha256)),
                 blake2b_auto_length: false,
                 infer_by_length: false,
                 base64: true,
-                cksum_tags: false,
+                short_lines: false,
             },
             false,
         )

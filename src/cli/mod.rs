@@ -537,6 +537,12 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
     let len_bits = length.as_ref().map(|(n, _)| *n).unwrap_or(0);
     let len_str = length.as_ref().map(|(_, s)| s.clone()).unwrap_or_default();
     let algo: Algorithm = if old {
+        // GNU 9.1: "--length is only supported" comes before the range check.
+        if len_bits != 0 && choice != AlgoChoice::Kind(AlgoKind::Blake2b) {
+            return Err(Error::fatal(
+                "--length is only supported with --algorithm=blake2b",
+            ));
+        }
         if len_bits > 512 {
             return Err(Error::fatal(format!(
                 "invalid length: {}\nmaximum digest length for {} is 512 bits",
@@ -597,7 +603,8 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                 Algorithm::new(kind)
             }
             AlgoChoice::Kind(k) => {
-                if len_bits != 0 && k != AlgoKind::Blake2b && p.takes_algorithm() {
+                let natural = p == Personality::Mhash && len_bits == u64::from(k.max_bits());
+                if len_bits != 0 && k != AlgoKind::Blake2b && p.takes_algorithm() && !natural {
                     return Err(Error::fatal(
                         "--length is only supported with --algorithm blake2b, sha2, or sha3",
                     ));
