@@ -5,6 +5,20 @@
 //! byte for byte (stdout, stderr, exit status); as `mhash` it is one tool for
 //! every algorithm. The binary is a thin shell over this library:
 //! [`cli`] parses `argv` into a [`cli::Config`], [`app::run`] does the work.
+//!
+//! The algorithms are usable on their own:
+//!
+//! ```
+//! use mhash::algo::{AlgoKind, Algorithm};
+//!
+//! let sha256 = Algorithm::new(AlgoKind::Sha256);
+//! // FIPS 180-2, Appendix B.1: SHA-256("abc").
+//! assert_eq!(
+//!     hex::encode(sha256.digest(b"abc")),
+//!     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+//! );
+//! println!("SHA-256 runs on the {} backend here", sha256.backend());
+//! ```
 
 #![warn(missing_docs)]
 
