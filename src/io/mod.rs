@@ -31,18 +31,14 @@ pub struct Digested {
     pub size: u64,
 }
 
-/// Feeds everything `reader` yields into `hasher`, retrying on EINTR.
+/// Feeds everything `reader` yields into `hasher`, retrying on EINTR, and
+/// keeps the running byte count in `total`, so that a caller that tolerates
+/// read errors still knows how much was hashed.
 ///
 /// # Errors
 /// The first read error other than `Interrupted` (e.g. `EISDIR` for a
 /// directory, `EIO`).
-pub fn feed(reader: &mut dyn Read, hasher: &mut dyn Hasher, buf: &mut ReadBuf) -> io::Result<u64> {
-    feed_counting(reader, hasher, buf, &mut 0)
-}
-
-/// [`feed`], keeping the running byte count in `total` so that a caller
-/// that tolerates read errors still knows how much was hashed.
-fn feed_counting(
+pub fn feed(
     reader: &mut dyn Read,
     hasher: &mut dyn Hasher,
     buf: &mut ReadBuf,
@@ -59,11 +55,6 @@ fn feed_counting(
             Err(e) => return Err(e),
         }
     }
-}
-
-/// True when `name` means standard input (`-`).
-pub fn is_stdin(name: &[u8]) -> bool {
-    name == b"-"
 }
 
 static STDIN_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -171,10 +162,10 @@ pub fn digest_input_with(
     let mut hasher = algo.hasher();
     let mut total = 0u64;
     let r = if name == "-" {
-        feed_counting(&mut stdin_reader(), hasher.as_mut(), buf, &mut total)
+        feed(&mut stdin_reader(), hasher.as_mut(), buf, &mut total)
     } else {
         let mut f = File::open(Path::new(name))?;
-        feed_counting(&mut f, hasher.as_mut(), buf, &mut total)
+        feed(&mut f, hasher.as_mut(), buf, &mut total)
     };
     match r {
         Ok(_) => {}
