@@ -105,9 +105,17 @@ impl Run {
 }
 
 /// GNU cksum `--debug`'s report of the CRC implementation, printed once
-/// before the first CRC is computed.
-fn crc_debug_lines(compat: GnuCompat) -> Vec<&'static str> {
+/// before the first CRC is computed: for `crc`, each probe GNU makes
+/// (avx512, avx2, pclmul; vmull on ARM); for `crc32b`, the pclmul line only.
+fn crc_debug_lines(compat: GnuCompat, kind: AlgoKind) -> Vec<&'static str> {
     let pclmul = Feature::Pclmul.enabled() && Feature::Avx.enabled();
+    if kind == AlgoKind::Crc32b {
+        return vec![if pclmul {
+            "using pclmul hardware support"
+        } else {
+            "pclmul support not detected"
+        }];
+    }
     if compat == GnuCompat::V9_1 {
         return vec![if pclmul {
             "using pclmul hardware support"
@@ -163,7 +171,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
     let mut line = Vec::with_capacity(256);
     for name in &cfg.files {
         if !debug_done && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
-            for l in crc_debug_lines(cfg.compat) {
+            for l in crc_debug_lines(cfg.compat, algo.kind) {
                 run.error_msg(l.as_bytes());
             }
             debug_done = true;
