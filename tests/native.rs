@@ -292,3 +292,26 @@ fn a_restricts_tagged_lines_to_that_algorithm() {
         .success()
         .stdout(format!("{SHA256_ABC}  abc\n"));
 }
+
+#[test]
+fn glibc_tunables_turn_crc_acceleration_off_and_debug_says_so() {
+    let d = abc_dir();
+    let p = d.path();
+    // POSIX cksum of "abc": 1219131554 (GNU coreutils 9.1, ../shared/vectors/crc).
+    let off = "glibc.cpu.hwcaps=-AVX512F,-AVX2,-AVX,-PCLMULQDQ";
+    let out = tool(p, "cksum")
+        .env("GLIBC_TUNABLES", off)
+        .args(["--debug", "abc"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1219131554 3 abc\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("using"), "acceleration still reported: {err}");
+    assert!(err.contains("pclmul support not detected"), "{err}");
+    let out = tool(p, "cksum")
+        .env_remove("GLIBC_TUNABLES")
+        .arg("abc")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1219131554 3 abc\n");
+}
