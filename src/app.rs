@@ -11,7 +11,8 @@ use crate::output::{self, Format, quote};
 use std::io::{IsTerminal, Write};
 
 /// The state shared by the whole run: the program name for diagnostics, the
-/// buffered standard output, and whether anything failed.
+/// buffered standard output and its first write error, and check mode's
+/// last-seen tag.
 pub struct Run {
     prog: Vec<u8>,
     compat: GnuCompat,

@@ -368,10 +368,7 @@ fn check_algorithm(p: Personality, compat: GnuCompat, v: &str) -> Result<(), Err
 /// rejects a value that is not a multiple of 8 at once).
 fn check_length_syntax(v: &str, old: bool) -> Result<(), Error> {
     match parse_length(v) {
-        Ok(n) if old && !n.is_multiple_of(8) => Err(Error::fatal(format!(
-            "invalid length: {}\nlength is not a multiple of 8",
-            lq(v)
-        ))),
+        Ok(n) if old && !n.is_multiple_of(8) => Err(not_multiple_of_8(v)),
         Ok(_) => Ok(()),
         Err(overflow) => {
             let suffix = if overflow && old {
@@ -382,6 +379,23 @@ fn check_length_syntax(v: &str, old: bool) -> Result<(), Error> {
             Err(Error::fatal(format!("invalid length: {}{suffix}", lq(v))))
         }
     }
+}
+
+/// GNU's two-line diagnostic for a BLAKE2b length over 512 bits.
+fn too_long(v: &str) -> Error {
+    Error::fatal(format!(
+        "invalid length: {}\nmaximum digest length for {} is 512 bits",
+        lq(v),
+        lq("BLAKE2b")
+    ))
+}
+
+/// GNU's two-line diagnostic for a length that is not a multiple of 8.
+fn not_multiple_of_8(v: &str) -> Error {
+    Error::fatal(format!(
+        "invalid length: {}\nlength is not a multiple of 8",
+        lq(v)
+    ))
 }
 
 /// An `-a` choice before the length is applied.
@@ -544,24 +558,14 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
             ));
         }
         if len_bits > 512 {
-            return Err(Error::fatal(format!(
-                "invalid length: {}\nmaximum digest length for {} is 512 bits",
-                lq(&len_str),
-                lq("BLAKE2b")
-            )));
+            return Err(too_long(&len_str));
         }
         match choice {
             AlgoChoice::Kind(AlgoKind::Blake2b) => {
                 Algorithm::blake2b(if len_bits == 0 { 512 } else { len_bits as u32 })
             }
-            AlgoChoice::Kind(k) => {
-                if len_bits != 0 {
-                    return Err(Error::fatal(
-                        "--length is only supported with --algorithm=blake2b",
-                    ));
-                }
-                Algorithm::new(k)
-            }
+            AlgoChoice::Kind(k) => Algorithm::new(k),
+            // 9.1 has no sha2/sha3 choice (check_algorithm rejects them).
             _ => Algorithm::new(AlgoKind::Sha256),
         }
     } else {
@@ -610,17 +614,10 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                     ));
                 }
                 if len_bits > 512 {
-                    return Err(Error::fatal(format!(
-                        "invalid length: {}\nmaximum digest length for {} is 512 bits",
-                        lq(&len_str),
-                        lq("BLAKE2b")
-                    )));
+                    return Err(too_long(&len_str));
                 }
                 if !len_bits.is_multiple_of(8) {
-                    return Err(Error::fatal(format!(
-                        "invalid length: {}\nlength is not a multiple of 8",
-                        lq(&len_str)
-                    )));
+                    return Err(not_multiple_of_8(&len_str));
                 }
                 if k == AlgoKind::Blake2b {
                     Algorithm::blake2b(if len_bits == 0 { 512 } else { len_bits as u32 })
