@@ -16,7 +16,7 @@ fn kernels(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(size as u64));
         for kind in AlgoKind::ALL {
             let algo = Algorithm::new(kind);
-            let id = BenchmarkId::new(format!("{}/{}", kind.name(), algo.backend()), size);
+            let id = BenchmarkId::new(format!("{}/{}", kind.name(), algo.backend().name()), size);
             group.bench_with_input(id, &data, |b, d| b.iter(|| black_box(algo.digest(black_box(d)))));
         }
     }

@@ -17,7 +17,7 @@
 //!     hex::encode(sha256.digest(b"abc")),
 //!     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 //! );
-//! println!("SHA-256 runs on the {} backend here", sha256.backend());
+//! println!("SHA-256 runs on the {} backend here", sha256.backend().name());
 //! ```
 
 #![warn(missing_docs)]

@@ -1,13 +1,18 @@
-//! The backends: one adapter per implementation behind the [`Hasher`] trait.
+//! The backends: every implementation of every algorithm, behind the
+//! [`Hasher`] trait, in a table ordered fastest first; the first one whose
+//! CPU features are present (and not turned off) is the one that runs.
 //!
-//! SHA-1, SHA-2 and MD5 come from RustCrypto (which picks SHA-NI / ARMv8 SHA /
-//! AVX2 itself at run time), BLAKE2b from blake2b_simd (AVX2 / SSE4.1),
-//! SHA-3 and SM3 from RustCrypto, the POSIX CRC from crc-fast (PCLMULQDQ /
-//! PMULL folding), zlib's CRC-32 from crc32fast. The portable CRC and the
-//! `sum` checksums are mhash's own, small and table-driven.
+//! SHA-1 and SHA-2 come from RustCrypto (SHA-NI / ARMv8 SHA2 / AVX2),
+//! BLAKE2b from blake2b_simd (AVX2 / SSE4.1), SHA-3 and SM3 from
+//! RustCrypto, the POSIX CRC from crc-fast (VPCLMULQDQ / PCLMULQDQ / PMULL
+//! folding), zlib's CRC-32 from crc32fast. MD5 (tuned scalar), the
+//! portable SHA-1/SHA-2/BLAKE2b fallbacks, the table CRC and the `sum`
+//! checksums are mhash's own ([`super::kernels`]).
 
 use super::cpu::{self, Feature};
+use super::kernels::{self, Md};
 use super::{AlgoKind, Algorithm};
+use std::sync::OnceLock;
 
 /// A streaming digest computation: feed bytes, then finish once.
 pub trait Hasher: Send {
@@ -84,8 +89,8 @@ fn cksum_table_update(mut crc: u32, data: &[u8]) -> u32 {
 }
 
 impl PosixCrc {
-    fn new() -> PosixCrc {
-        let state = if Feature::Pclmul.enabled() || Feature::ArmPmull.enabled() {
+    fn new(fast: bool) -> PosixCrc {
+        let state = if fast {
             CrcState::Fast(Box::new(crc_fast::Digest::new(
                 crc_fast::CrcAlgorithm::Crc32Cksum,
             )))
@@ -187,86 +192,239 @@ fn rc<D: sha2::digest::Digest + Send + 'static>(d: D) -> Box<dyn Hasher> {
     Box::new(RustCrypto(d))
 }
 
-/// A fresh hasher for `algo` on the fastest backend available.
-pub(super) fn new_hasher(algo: Algorithm) -> Box<dyn Hasher> {
-    use sha2::digest::Digest as _;
-    match algo.kind {
-        AlgoKind::Md5 => rc(md5::Md5::new()),
-        AlgoKind::Sha1 => rc(sha1::Sha1::new()),
-        AlgoKind::Sha224 => rc(sha2::Sha224::new()),
-        AlgoKind::Sha256 => rc(sha2::Sha256::new()),
-        AlgoKind::Sha384 => rc(sha2::Sha384::new()),
-        AlgoKind::Sha512 => rc(sha2::Sha512::new()),
-        AlgoKind::Sha3_224 => rc(sha3::Sha3_224::new()),
-        AlgoKind::Sha3_256 => rc(sha3::Sha3_256::new()),
-        AlgoKind::Sha3_384 => rc(sha3::Sha3_384::new()),
-        AlgoKind::Sha3_512 => rc(sha3::Sha3_512::new()),
-        AlgoKind::Sm3 => Box::new(Sm3(<sm3::Sm3 as sm3::Digest>::new())),
-        AlgoKind::Blake2b => Box::new(Blake2b(
-            blake2b_simd::Params::new()
-                .hash_length(algo.digest_len())
-                .to_state(),
-        )),
-        AlgoKind::Crc => Box::new(PosixCrc::new()),
-        AlgoKind::Crc32b => Box::new(Crc32b(if cpu::force_portable() {
-            crc32fast::Hasher::internal_new_baseline(0, 0)
-        } else {
-            crc32fast::Hasher::new()
-        })),
-        AlgoKind::Sysv => Box::new(Sysv(0)),
-        AlgoKind::Bsd => Box::new(Bsd(0)),
+/// One implementation of an algorithm: its name as reports print it, where
+/// the code comes from, when it can run, and how to start it.
+#[derive(Clone, Copy)]
+pub struct Backend {
+    name: fn() -> &'static str,
+    /// Where the code comes from: `mhash`, or the crate and its version.
+    pub source: &'static str,
+    available: fn() -> bool,
+    make: fn(Algorithm) -> Box<dyn Hasher>,
+}
+
+impl std::fmt::Debug for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.name(), self.source)
     }
 }
 
-/// The name of the implementation [`new_hasher`] picks for `kind` here.
-pub(super) fn backend_name(kind: AlgoKind) -> &'static str {
-    let hw = |f: Feature| f.detected();
-    match kind {
-        AlgoKind::Sha1 | AlgoKind::Sha224 | AlgoKind::Sha256 => {
-            if hw(Feature::ShaNi) {
-                "sha-ni"
-            } else if hw(Feature::ArmSha2) {
-                "armv8-sha2"
-            } else {
-                "portable"
-            }
-        }
-        AlgoKind::Sha384 | AlgoKind::Sha512 => {
-            if hw(Feature::Avx2) {
-                "avx2"
-            } else if hw(Feature::ArmSha3) {
-                "armv8-sha512"
-            } else {
-                "portable"
-            }
-        }
-        AlgoKind::Blake2b => {
-            if hw(Feature::Avx2) {
-                "avx2"
-            } else if hw(Feature::Sse41) {
-                "sse4.1"
-            } else {
-                "portable"
-            }
-        }
-        AlgoKind::Crc => {
-            if Feature::Pclmul.enabled() {
-                "pclmul"
-            } else if Feature::ArmPmull.enabled() {
-                "pmull"
-            } else {
-                "portable"
-            }
-        }
-        AlgoKind::Crc32b => {
-            if cpu::force_portable() {
-                "portable"
-            } else if hw(Feature::Pclmul) {
-                "pclmul"
-            } else {
-                "portable"
-            }
-        }
-        _ => "portable",
+impl Backend {
+    /// The backend's short name: the instruction set it relies on
+    /// (`sha-ni`, `avx2`, `avx512-vpclmulqdq`, `pclmul`, `armv8-sha2`),
+    /// `tuned-scalar`, or `portable`.
+    pub fn name(&self) -> &'static str {
+        (self.name)()
     }
+
+    /// True when this CPU has what the backend needs and the environment
+    /// (`MHASH_BACKEND=portable`, `GLIBC_TUNABLES`) has not turned it off.
+    pub fn is_available(&self) -> bool {
+        (self.available)()
+    }
+
+    /// True for the backends that need no particular CPU feature.
+    pub fn is_portable(&self) -> bool {
+        self.name() == "portable"
+    }
+
+    /// A fresh hasher for `algo` on this backend. Callers check
+    /// [`is_available`](Self::is_available) first: a backend whose
+    /// instructions the CPU lacks falls back inside its crate, or (for
+    /// mhash's own kernels) needs none.
+    pub fn hasher(&self, algo: Algorithm) -> Box<dyn Hasher> {
+        (self.make)(algo)
+    }
+}
+
+fn always() -> bool {
+    true
+}
+
+fn not_forced_portable() -> bool {
+    !cpu::force_portable()
+}
+
+fn on(f: Feature) -> bool {
+    f.enabled()
+}
+
+macro_rules! backend {
+    ($name:expr, $source:expr, $avail:expr, $make:expr) => {
+        Backend {
+            name: || $name,
+            source: $source,
+            available: $avail,
+            make: $make,
+        }
+    };
+}
+
+const PORTABLE: &str = "portable";
+
+/// The crc-fast code path on this CPU (`avx512-vpclmulqdq`, `pclmulqdq`, ...).
+fn crc_fast_name() -> &'static str {
+    static NAME: OnceLock<String> = OnceLock::new();
+    NAME.get_or_init(|| {
+        let t = crc_fast::get_calculator_target(crc_fast::CrcAlgorithm::Crc32Cksum);
+        let t = t
+            .strip_prefix("x86_64-")
+            .or(t.strip_prefix("aarch64-"))
+            .unwrap_or(&t);
+        t.strip_prefix("sse-").unwrap_or(t).to_string()
+    })
+}
+
+static MD5: [Backend; 2] = [
+    backend!("tuned-scalar", "mhash", not_forced_portable, |_| {
+        Box::new(Md::new(kernels::md5::Md5::<true>::new(), 16))
+    }),
+    backend!(PORTABLE, "mhash", always, |_| Box::new(Md::new(
+        kernels::md5::Md5::<false>::new(),
+        16
+    ))),
+];
+
+static SHA1: [Backend; 3] = [
+    backend!("sha-ni", "sha1 0.11", || on(Feature::ShaNi), |_| rc(
+        <sha1::Sha1 as sha1::Digest>::new()
+    )),
+    backend!("armv8-sha2", "sha1 0.11", || on(Feature::ArmSha2), |_| {
+        rc(<sha1::Sha1 as sha1::Digest>::new())
+    }),
+    backend!(PORTABLE, "mhash", always, |_| Box::new(Md::new(
+        kernels::sha1::Sha1::new(),
+        20
+    ))),
+];
+
+fn sha2_256(a: Algorithm) -> Box<dyn Hasher> {
+    use sha2::Digest as _;
+    if a.kind == AlgoKind::Sha224 {
+        rc(sha2::Sha224::new())
+    } else {
+        rc(sha2::Sha256::new())
+    }
+}
+
+fn portable_256(a: Algorithm) -> Box<dyn Hasher> {
+    if a.kind == AlgoKind::Sha224 {
+        Box::new(Md::new(kernels::sha256::Sha256::new_224(), 28))
+    } else {
+        Box::new(Md::new(kernels::sha256::Sha256::new_256(), 32))
+    }
+}
+
+static SHA256: [Backend; 3] = [
+    backend!("sha-ni", "sha2 0.11", || on(Feature::ShaNi), sha2_256),
+    backend!("armv8-sha2", "sha2 0.11", || on(Feature::ArmSha2), sha2_256),
+    backend!(PORTABLE, "mhash", always, portable_256),
+];
+
+fn sha2_512(a: Algorithm) -> Box<dyn Hasher> {
+    use sha2::Digest as _;
+    if a.kind == AlgoKind::Sha384 {
+        rc(sha2::Sha384::new())
+    } else {
+        rc(sha2::Sha512::new())
+    }
+}
+
+fn portable_512(a: Algorithm) -> Box<dyn Hasher> {
+    if a.kind == AlgoKind::Sha384 {
+        Box::new(Md::new(kernels::sha512::Sha512::new_384(), 48))
+    } else {
+        Box::new(Md::new(kernels::sha512::Sha512::new_512(), 64))
+    }
+}
+
+static SHA512: [Backend; 3] = [
+    backend!("avx2", "sha2 0.11", || on(Feature::Avx2), sha2_512),
+    backend!("armv8-sha512", "sha2 0.11", || on(Feature::ArmSha3), sha2_512),
+    backend!(PORTABLE, "mhash", always, portable_512),
+];
+
+fn blake2b_simd(a: Algorithm) -> Box<dyn Hasher> {
+    Box::new(Blake2b(
+        blake2b_simd::Params::new().hash_length(a.digest_len()).to_state(),
+    ))
+}
+
+static BLAKE2B: [Backend; 3] = [
+    backend!("avx2", "blake2b_simd 1", || on(Feature::Avx2), blake2b_simd),
+    // blake2b_simd takes AVX2 whenever the CPU has it: offer its SSE4.1
+    // path only where AVX2 is absent, not merely turned off.
+    backend!(
+        "sse4.1",
+        "blake2b_simd 1",
+        || on(Feature::Sse41) && !Feature::Avx2.detected(),
+        blake2b_simd
+    ),
+    backend!(PORTABLE, "mhash", always, |a| Box::new(
+        kernels::blake2b::Blake2b::new(a.digest_len())
+    )),
+];
+
+static SHA3: [Backend; 1] = [backend!(PORTABLE, "sha3 0.12", always, |a| {
+    use sha2::digest::Digest as _;
+    match a.bits {
+        224 => rc(sha3::Sha3_224::new()),
+        256 => rc(sha3::Sha3_256::new()),
+        384 => rc(sha3::Sha3_384::new()),
+        _ => rc(sha3::Sha3_512::new()),
+    }
+})];
+
+static SM3: [Backend; 1] = [backend!(PORTABLE, "sm3 0.5", always, |_| {
+    Box::new(Sm3(<sm3::Sm3 as sm3::Digest>::new()))
+})];
+
+static CRC: [Backend; 2] = [
+    Backend {
+        name: crc_fast_name,
+        source: "crc-fast 1.10",
+        available: || on(Feature::Pclmul) || on(Feature::ArmPmull),
+        make: |_| Box::new(PosixCrc::new(true)),
+    },
+    backend!(PORTABLE, "mhash", always, |_| Box::new(PosixCrc::new(false))),
+];
+
+static CRC32B: [Backend; 3] = [
+    backend!("pclmul", "crc32fast 1.5", || on(Feature::Pclmul), |_| {
+        Box::new(Crc32b(crc32fast::Hasher::new()))
+    }),
+    backend!("armv8-crc32", "crc32fast 1.5", || on(Feature::ArmCrc32), |_| {
+        Box::new(Crc32b(crc32fast::Hasher::new()))
+    }),
+    backend!(PORTABLE, "crc32fast 1.5", always, |_| {
+        Box::new(Crc32b(crc32fast::Hasher::internal_new_baseline(0, 0)))
+    }),
+];
+
+static SYSV: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Sysv(0)))];
+static BSD: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Bsd(0)))];
+
+/// Every backend of `kind`, fastest first; the last is always portable.
+pub(super) fn all(kind: AlgoKind) -> &'static [Backend] {
+    match kind {
+        AlgoKind::Md5 => &MD5,
+        AlgoKind::Sha1 => &SHA1,
+        AlgoKind::Sha224 | AlgoKind::Sha256 => &SHA256,
+        AlgoKind::Sha384 | AlgoKind::Sha512 => &SHA512,
+        AlgoKind::Sha3_224 | AlgoKind::Sha3_256 | AlgoKind::Sha3_384 | AlgoKind::Sha3_512 => &SHA3,
+        AlgoKind::Sm3 => &SM3,
+        AlgoKind::Blake2b => &BLAKE2B,
+        AlgoKind::Crc => &CRC,
+        AlgoKind::Crc32b => &CRC32B,
+        AlgoKind::Sysv => &SYSV,
+        AlgoKind::Bsd => &BSD,
+    }
+}
+
+/// The backend that runs `kind` here: the first available one.
+pub(super) fn chosen(kind: AlgoKind) -> &'static Backend {
+    let list = all(kind);
+    list.iter()
+        .find(|b| b.is_available())
+        .unwrap_or(&list[list.len() - 1])
 }

@@ -45,6 +45,7 @@ mod detect {
             F::ArmSha2 => sha2::get(),
             F::ArmSha3 => sha3::get(),
             F::ArmPmull => pmull::get(),
+            F::ArmCrc32 => std::arch::is_aarch64_feature_detected!("crc"),
             _ => false,
         }
     }
@@ -76,11 +77,13 @@ pub enum Feature {
     ArmSha3,
     /// ARMv8 PMULL (carry-less multiply): the folding CRCs.
     ArmPmull,
+    /// ARMv8 CRC32 instructions: crc32fast's zlib CRC-32.
+    ArmCrc32,
 }
 
 impl Feature {
     /// Every feature, for the report.
-    pub const ALL: [Feature; 10] = [
+    pub const ALL: [Feature; 11] = [
         Feature::Avx512Vpclmul,
         Feature::Avx2Vpclmul,
         Feature::ShaNi,
@@ -91,6 +94,7 @@ impl Feature {
         Feature::ArmSha2,
         Feature::ArmSha3,
         Feature::ArmPmull,
+        Feature::ArmCrc32,
     ];
 
     /// The feature's usual lower-case name (`sha-ni`, `pclmul`, `avx2`).
@@ -106,6 +110,7 @@ impl Feature {
             Feature::ArmSha2 => "armv8-sha2",
             Feature::ArmSha3 => "armv8-sha3",
             Feature::ArmPmull => "pmull",
+            Feature::ArmCrc32 => "armv8-crc32",
         }
     }
 
@@ -119,7 +124,7 @@ impl Feature {
             Feature::Sse41 => &["SSE4_1"],
             Feature::Avx2Vpclmul => &["AVX2", "AVX", "VPCLMULQDQ"],
             Feature::Avx512Vpclmul => &["AVX512F", "AVX512BW", "VPCLMULQDQ"],
-            Feature::ArmSha2 | Feature::ArmSha3 | Feature::ArmPmull => &[],
+            Feature::ArmSha2 | Feature::ArmSha3 | Feature::ArmPmull | Feature::ArmCrc32 => &[],
         }
     }
 

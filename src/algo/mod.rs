@@ -8,8 +8,9 @@
 
 mod backends;
 pub mod cpu;
+mod kernels;
 
-pub use backends::Hasher;
+pub use backends::{Backend, Hasher};
 
 /// The family of a checksum algorithm, as named by `cksum -a` (GNU coreutils
 /// 9.11: `sysv bsd crc crc32b md5 sha1 sha2 sha3 blake2b sm3`), with the SHA-2
@@ -195,7 +196,7 @@ impl Algorithm {
 
     /// A fresh streaming hasher using the fastest backend for this CPU.
     pub fn hasher(self) -> Box<dyn Hasher> {
-        backends::new_hasher(self)
+        self.backend().hasher(self)
     }
 
     /// Computes the digest of `data` in one call (for tests and benchmarks).
@@ -205,9 +206,17 @@ impl Algorithm {
         h.finalize()
     }
 
-    /// The name of the backend [`hasher`](Self::hasher) uses on this CPU,
-    /// e.g. `sha-ni`, `pclmul`, `avx2`, `portable`.
-    pub fn backend(self) -> &'static str {
-        backends::backend_name(self.kind)
+    /// The backend [`hasher`](Self::hasher) uses on this CPU: the first
+    /// available entry of [`backends`](Self::backends); its name is e.g.
+    /// `sha-ni`, `avx512-vpclmulqdq`, `avx2`, `tuned-scalar`, `portable`.
+    pub fn backend(self) -> &'static Backend {
+        backends::chosen(self.kind)
+    }
+
+    /// Every implementation of this algorithm, fastest first, whether or
+    /// not this CPU can run it (see [`Backend::is_available`]); the last
+    /// one is portable and always available.
+    pub fn backends(self) -> &'static [Backend] {
+        backends::all(self.kind)
     }
 }
