@@ -8,6 +8,7 @@ use crate::cli::{Config, GnuCompat, Mode};
 use crate::error::strerror;
 use crate::io::{self, ReadBuf};
 use crate::output::{self, Format, quote};
+use crate::sched::{self, Item};
 use std::io::{IsTerminal, Write};
 
 /// The state shared by the whole run: the program name for diagnostics, the
@@ -155,7 +156,28 @@ fn crc_debug_lines(compat: GnuCompat, kind: AlgoKind) -> Vec<&'static str> {
     v
 }
 
-/// Hash mode: one checksum line per operand, in argument order.
+/// The reorder window per worker thread: how many finished results may
+/// wait for an earlier, slower input before a worker pauses (bounds memory
+/// whatever the number of inputs).
+pub const WINDOW_PER_JOB: usize = 64;
+
+/// `mhash --debug`'s line for one input: which backend and I/O method ran.
+fn debug_line(algo: crate::algo::Algorithm, name: &[u8], method: &str) -> Vec<u8> {
+    let b = algo.backend();
+    let how = if b.is_portable() {
+        "portable software".to_string()
+    } else if b.name() == "tuned-scalar" {
+        "tuned scalar software".to_string()
+    } else {
+        format!("{} hardware support", b.name())
+    };
+    let mut msg = quote::quotef(name);
+    msg.extend_from_slice(format!(": {}: using {how} ({}), {method}", algo.kind.name(), b.source).as_bytes());
+    msg
+}
+
+/// Hash mode: one checksum line per operand, in argument order, the files
+/// hashed in parallel on `cfg.jobs` threads.
 fn hash_files(run: &mut Run, cfg: &Config) -> bool {
     let algo = cfg.algo.expect("hash mode always has an algorithm");
     let fmt = Format {
@@ -165,32 +187,151 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         encoding: cfg.encoding,
         legacy_name: cfg.files_given,
     };
-    let mut ok = true;
-    let mut buf = ReadBuf::default();
-    let mut debug_done = !cfg.debug;
-    let lenient_crc = cfg.compat == GnuCompat::V9_1 && algo.kind == AlgoKind::Crc;
-    let mut line = Vec::with_capacity(256);
-    for name in &cfg.files {
-        if !debug_done && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
-            for l in crc_debug_lines(cfg.compat, algo.kind) {
-                run.error_msg(l.as_bytes());
-            }
-            debug_done = true;
-        }
-        let name_bytes = io::os_bytes(name);
-        match io::digest_input_with(name, algo, &mut buf, lenient_crc) {
-            Ok(d) => {
-                line.clear();
-                output::format_record(&mut line, algo, &d.digest, d.size, &name_bytes, &fmt);
-                run.write_out(&line);
-            }
-            Err(e) => {
-                run.error_io(&name_bytes, &e);
-                ok = false;
-            }
+    if cfg.debug && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
+        for l in crc_debug_lines(cfg.compat, algo.kind) {
+            run.error_msg(l.as_bytes());
         }
     }
+    let per_file_debug = cfg.debug && cfg.personality == crate::cli::personality::Personality::Mhash;
+    let lenient_crc = cfg.compat == GnuCompat::V9_1 && algo.kind == AlgoKind::Crc;
+    let io_mode = cfg.io;
+    let hash = move |name: &std::ffi::OsString, buf: &mut ReadBuf| {
+        io::digest_input_with(name, algo, buf, io_mode, lenient_crc)
+    };
+    let mut ok = true;
+    let mut line = Vec::with_capacity(256);
+    let mut next = cfg.files.iter();
+    // Standard input is read by the producer itself, in order, so that two
+    // `-` operands read it one after the other as GNU does.
+    let mut stdin_buf: Option<ReadBuf> = None;
+    let producer = || {
+        let name = next.next()?;
+        Some(if name == "-" {
+            let buf = stdin_buf.get_or_insert_with(ReadBuf::default);
+            Item::Done((name, hash(name, buf)))
+        } else {
+            Item::Work(name)
+        })
+    };
+    let jobs = if cfg.files.len() > 1 {
+        sched::effective_jobs(cfg.jobs)
+    } else {
+        1
+    };
+    sched::run_ordered(
+        jobs,
+        jobs * WINDOW_PER_JOB,
+        producer,
+        |name, buf| (name, hash(name, buf)),
+        |(name, r)| {
+            let name_bytes = io::os_bytes(name);
+            match r {
+                Ok(d) => {
+                    if per_file_debug {
+                        run.error_msg(&debug_line(algo, &name_bytes, d.method));
+                    }
+                    line.clear();
+                    output::format_record(&mut line, algo, &d.digest, d.size, &name_bytes, &fmt);
+                    run.write_out(&line);
+                }
+                Err(e) => {
+                    run.error_io(&name_bytes, &e);
+                    ok = false;
+                }
+            }
+        },
+    );
     ok
+}
+
+/// `mhash --backends` and `mhash --version --verbose`: the CPU features
+/// detected, then every algorithm with the backend it uses here and the
+/// others it has.
+pub fn backend_report() -> String {
+    use crate::algo::{Algorithm, cpu};
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let on: Vec<&str> = Feature::ALL
+        .iter()
+        .filter(|f| f.detected())
+        .map(|f| f.name())
+        .collect();
+    let off: Vec<&str> = Feature::ALL
+        .iter()
+        .filter(|f| f.detected() && !f.enabled())
+        .map(|f| f.name())
+        .collect();
+    let _ = writeln!(
+        s,
+        "\nCPU features: {}",
+        if on.is_empty() {
+            "none".to_string()
+        } else {
+            on.join(" ")
+        }
+    );
+    if !off.is_empty() {
+        let _ = writeln!(
+            s,
+            "turned off (MHASH_BACKEND / GLIBC_TUNABLES): {}",
+            off.join(" ")
+        );
+    }
+    if cpu::force_portable() {
+        let _ = writeln!(s, "MHASH_BACKEND=portable: portable backends forced");
+    }
+    let _ = writeln!(s, "jobs: {} (cores available)", sched::effective_jobs(0));
+    let _ = writeln!(
+        s,
+        "\n{:<10} {:<20} {:<16} other backends",
+        "algorithm", "backend", "source"
+    );
+    for kind in [
+        AlgoKind::Md5,
+        AlgoKind::Sha1,
+        AlgoKind::Sha224,
+        AlgoKind::Sha256,
+        AlgoKind::Sha384,
+        AlgoKind::Sha512,
+        AlgoKind::Sha3_224,
+        AlgoKind::Sha3_256,
+        AlgoKind::Sha3_384,
+        AlgoKind::Sha3_512,
+        AlgoKind::Blake2b,
+        AlgoKind::Sm3,
+        AlgoKind::Crc,
+        AlgoKind::Crc32b,
+        AlgoKind::Sysv,
+        AlgoKind::Bsd,
+    ] {
+        let a = Algorithm::new(kind);
+        let chosen = a.backend();
+        let others: Vec<String> = a
+            .backends()
+            .iter()
+            .filter(|b| b.name() != chosen.name())
+            .map(|b| {
+                if b.is_available() {
+                    b.name().to_string()
+                } else {
+                    format!("{} (unavailable)", b.name())
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "{:<10} {:<20} {:<16} {}",
+            kind.name(),
+            chosen.name(),
+            chosen.source,
+            if others.is_empty() {
+                "-".to_string()
+            } else {
+                others.join(", ")
+            }
+        );
+    }
+    s
 }
 
 /// Runs the configured job and returns the process exit status.

@@ -29,3 +29,4 @@ pub mod cli;
 pub mod error;
 pub mod io;
 pub mod output;
+pub mod sched;

@@ -12,6 +12,7 @@ use crate::cli::personality::Personality;
 use crate::cli::{Config, GnuCompat, Verbosity};
 use crate::io;
 use crate::output::{escape, quote};
+use crate::sched::{self, Item};
 use parse::{Expect, LineError, Parser, TagRule};
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
@@ -171,7 +172,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
     } else {
         &checkfile_bytes
     };
-    let reader: Box<dyn Read> = if is_stdin {
+    let reader: Box<dyn Read + Send> = if is_stdin {
         io::stdin_reader()
     } else {
         match std::fs::File::open(checkfile) {
@@ -186,59 +187,87 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
     let mut parser = Parser::new(expectations(cfg, &checkfile_bytes), is_stdin);
     parser.last_tag = run.last_tag;
     let mut t = Tally::default();
-    let mut line = Vec::new();
-    let mut line_no: u64 = 0;
-    let mut buf = io::ReadBuf::default();
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => {
-                run.last_tag = parser.last_tag;
-                run.error_msg(&[&quote::quotef(display)[..], b": read error"].concat());
-                return false;
-            }
+    let mut aborted = false;
+    let io_mode = cfg.io;
+    let verify = move |job: Job, buf: &mut io::ReadBuf| {
+        let name_os = io::bytes_os(&job.name);
+        let result = io::digest_input(&name_os, job.algo, buf, io_mode).map(|d| d.digest == job.expected);
+        Event::Verified {
+            name: job.name,
+            result,
         }
-        line_no += 1;
-        if line[0] == b'#' {
-            continue;
-        }
-        let mut l: &[u8] = &line;
-        if l.last() == Some(&b'\n') {
-            l = &l[..l.len() - 1];
-        }
-        if l.last() == Some(&b'\r') {
-            l = &l[..l.len() - 1];
-        }
-        if l.is_empty() {
-            continue;
-        }
-        let parsed = match parser.parse(l) {
-            Ok(p) => p,
-            Err(err) => {
-                t.misformatted += 1;
-                match err {
-                    LineError::Ambiguous(n) => {
-                        t.ambiguous += 1;
-                        let names: Vec<String> = parse_candidates(n);
-                        run.error_msg(
-                            &[
-                                &quote::quotef(display)[..],
-                                format!(
-                                    ": {line_no}: cannot tell the algorithm of a {}-bit digest ({}); use -a ALGO",
-                                    n * 8,
-                                    names.join(", ")
-                                )
-                                .as_bytes(),
-                            ]
-                            .concat(),
-                        );
+    };
+    {
+        let mut line = Vec::new();
+        let mut line_no: u64 = 0;
+        let mut done = false;
+        let mut stdin_buf: Option<io::ReadBuf> = None;
+        // Reads and parses lines until one names a file to verify (or the
+        // checksum file ends); runs under the scheduler's lock, in order.
+        let producer = || -> Option<Item<Job, Event>> {
+            loop {
+                if done {
+                    return None;
+                }
+                line.clear();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) => return None,
+                    Ok(_) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => {
+                        done = true;
+                        return Some(Item::Done(Event::ReadError));
                     }
-                    LineError::Malformed if cfg.verbosity == Verbosity::Warn => {
-                        run.error_msg(
-                            &[
+                }
+                line_no += 1;
+                if line[0] == b'#' {
+                    continue;
+                }
+                let mut l: &[u8] = &line;
+                if l.last() == Some(&b'\n') {
+                    l = &l[..l.len() - 1];
+                }
+                if l.last() == Some(&b'\r') {
+                    l = &l[..l.len() - 1];
+                }
+                if l.is_empty() {
+                    continue;
+                }
+                match parser.parse(l) {
+                    Ok(p) => {
+                        let job = Job {
+                            name: p.name,
+                            algo: p.algo,
+                            expected: p.digest,
+                        };
+                        // Standard input named in a checksum file is read
+                        // here, in order, never by two threads at once.
+                        if job.name == b"-" {
+                            let buf = stdin_buf.get_or_insert_with(io::ReadBuf::default);
+                            return Some(Item::Done(verify(job, buf)));
+                        }
+                        return Some(Item::Work(job));
+                    }
+                    Err(LineError::Ambiguous(n)) => {
+                        let names: Vec<String> = parse_candidates(n);
+                        let msg = [
+                            &quote::quotef(display)[..],
+                            format!(
+                                ": {line_no}: cannot tell the algorithm of a {}-bit digest ({}); use -a ALGO",
+                                n * 8,
+                                names.join(", ")
+                            )
+                            .as_bytes(),
+                        ]
+                        .concat();
+                        return Some(Item::Done(Event::Misformatted {
+                            msg: Some(msg),
+                            ambiguous: true,
+                        }));
+                    }
+                    Err(LineError::Malformed) => {
+                        let msg = (cfg.verbosity == Verbosity::Warn).then(|| {
+                            [
                                 &quote::quotef(display)[..],
                                 format!(
                                     ": {line_no}: improperly formatted {}checksum line",
@@ -246,44 +275,66 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                                 )
                                 .as_bytes(),
                             ]
-                            .concat(),
-                        );
+                            .concat()
+                        });
+                        return Some(Item::Done(Event::Misformatted {
+                            msg,
+                            ambiguous: false,
+                        }));
                     }
-                    LineError::Malformed => {}
                 }
-                continue;
             }
         };
-        t.properly_formatted = true;
-        let name_os = io::bytes_os(&parsed.name);
         let status = cfg.verbosity == Verbosity::Status;
-        match io::digest_input(&name_os, parsed.algo, &mut buf) {
-            Err(e) => {
-                if cfg.ignore_missing && e.kind() == std::io::ErrorKind::NotFound {
-                    continue;
-                }
-                run.error_io(&parsed.name, &e);
-                t.open_failures += 1;
-                if !status {
-                    let mut out = status_name(cfg, &parsed.name);
-                    out.extend_from_slice(b": FAILED open or read\n");
-                    run.write_out(&out);
+        let emit = |ev: Event| match ev {
+            Event::ReadError => {
+                aborted = true;
+                run.error_msg(&[&quote::quotef(display)[..], b": read error"].concat());
+            }
+            _ if aborted => {}
+            Event::Misformatted { msg, ambiguous } => {
+                t.misformatted += 1;
+                t.ambiguous += u64::from(ambiguous);
+                if let Some(m) = msg {
+                    run.error_msg(&m);
                 }
             }
-            Ok(d) => {
-                let ok = d.digest == parsed.digest;
-                if ok {
-                    t.matched = true;
-                } else {
-                    t.mismatched += 1;
-                }
-                if !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
-                    let mut out = status_name(cfg, &parsed.name);
-                    out.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
-                    run.write_out(&out);
+            Event::Verified { name, result } => {
+                t.properly_formatted = true;
+                match result {
+                    Err(e) => {
+                        if cfg.ignore_missing && e.kind() == std::io::ErrorKind::NotFound {
+                            return;
+                        }
+                        run.error_io(&name, &e);
+                        t.open_failures += 1;
+                        if !status {
+                            let mut out = status_name(cfg, &name);
+                            out.extend_from_slice(b": FAILED open or read\n");
+                            run.write_out(&out);
+                        }
+                    }
+                    Ok(ok) => {
+                        if ok {
+                            t.matched = true;
+                        } else {
+                            t.mismatched += 1;
+                        }
+                        if !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
+                            let mut out = status_name(cfg, &name);
+                            out.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
+                            run.write_out(&out);
+                        }
+                    }
                 }
             }
-        }
+        };
+        let jobs = sched::effective_jobs(cfg.jobs);
+        sched::run_ordered(jobs, jobs * crate::app::WINDOW_PER_JOB, producer, verify, emit);
+    }
+    if aborted {
+        run.last_tag = parser.last_tag;
+        return false;
     }
     run.last_tag = parser.last_tag;
     if !t.properly_formatted {
@@ -350,6 +401,27 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
         && t.open_failures == 0
         && t.ambiguous == 0
         && (!cfg.strict || t.misformatted == 0)
+}
+
+/// A listed file to verify.
+struct Job {
+    name: Vec<u8>,
+    algo: Algorithm,
+    expected: Vec<u8>,
+}
+
+/// One line's outcome, emitted in line order.
+enum Event {
+    /// An improperly formatted line, with the message `-w` (or an
+    /// ambiguous digest length) prints.
+    Misformatted { msg: Option<Vec<u8>>, ambiguous: bool },
+    /// A listed file was read: does its digest match?
+    Verified {
+        name: Vec<u8>,
+        result: std::io::Result<bool>,
+    },
+    /// The checksum file itself could not be read further.
+    ReadError,
 }
 
 fn parse_candidates(len: usize) -> Vec<String> {

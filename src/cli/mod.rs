@@ -14,6 +14,7 @@ pub mod personality;
 
 use crate::algo::{AlgoKind, Algorithm};
 use crate::error::Error;
+use crate::io::IoMode;
 use crate::output::{Encoding, Style};
 use clap::{Arg, ArgAction, Command};
 use getopt::Opt;
@@ -130,6 +131,10 @@ pub struct Config {
     /// Check mode with `-a sha2` or `-a sha3` and no `-l`: the lines may use
     /// any member of the family (GNU 9.8+); empty otherwise.
     pub family: Vec<AlgoKind>,
+    /// Worker threads (`-j N`, else `MHASH_JOBS`); 0 = one per core.
+    pub jobs: usize,
+    /// How files are read (`--io`, else `MHASH_IO`; default auto).
+    pub io: IoMode,
 }
 
 /// The outcome of parsing: run, or print help/version and exit 0.
@@ -279,6 +284,33 @@ pub fn command(p: Personality) -> Command {
         );
     if p == Personality::Mhash {
         cmd = cmd
+            .arg(
+                Arg::new("jobs")
+                    .short('j')
+                    .long("jobs")
+                    .value_name("N")
+                    .value_parser(clap::value_parser!(u16))
+                    .help("hash up to N files at once (default: one per core; -j1: one at a time)"),
+            )
+            .arg(
+                Arg::new("io")
+                    .long("io")
+                    .value_name("HOW")
+                    .value_parser(["auto", "read", "mmap"])
+                    .help("read files with read(2), map them (mmap), or choose per file (auto, default)"),
+            )
+            .arg(flag(
+                "backends",
+                "backends",
+                None,
+                "list every algorithm with the implementation it uses here, and the CPU features, then exit",
+            ))
+            .arg(flag(
+                "verbose",
+                "verbose",
+                Some('v'),
+                "with --version: also list the backends and CPU features",
+            ))
             .about("Compute and check checksums with the fastest implementation for this CPU.")
             .override_usage("mhash [-a ALGO] [OPTION]... [FILE]...")
             .after_help(
@@ -471,6 +503,9 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         }
         Ok(false)
     };
+    let mut jobs = env_jobs();
+    let mut io = env_io();
+    let mut report = false;
     let (opts, operands) = if p.is_gnu() {
         let s = getopt::scan(p, compat, &args, &mut immediate)?;
         (s.opts, s.operands)
@@ -486,12 +521,31 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                 break;
             }
         }
+        if let Some(&j) = m.get_one::<u16>("jobs") {
+            jobs = j as usize;
+        }
+        if let Some(v) = m.get_one::<String>("io") {
+            io = IoMode::from_name(v).unwrap_or(IoMode::Auto);
+        }
+        let verbose_version = m.get_flag("verbose") && m.get_flag("version");
+        report = m.get_flag("backends") || verbose_version;
+        if m.get_flag("backends") && !m.get_flag("version") {
+            print = None;
+        }
         let operands = m
             .get_many::<OsString>("files")
             .map(|v| v.cloned().collect())
             .unwrap_or_default();
         (opts, operands)
     };
+    if report {
+        let report = crate::app::backend_report();
+        let text = match print {
+            Some(version) => version + &report,
+            None => report.trim_start().to_string(),
+        };
+        return Ok(Parsed::Print(text));
+    }
     if let Some(text) = print {
         return Ok(Parsed::Print(text));
     }
@@ -739,7 +793,27 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         files,
         files_given,
         family,
+        jobs,
+        io,
     })))
+}
+
+/// `MHASH_JOBS`: the default worker count for every face (GNU-named ones
+/// have no `-j`); unset, empty or invalid = 0 = one per core.
+fn env_jobs() -> usize {
+    std::env::var("MHASH_JOBS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u16>().ok())
+        .map_or(0, usize::from)
+}
+
+/// `MHASH_IO`: the default I/O method for every face (`auto`, `read`,
+/// `mmap`); anything else = auto.
+fn env_io() -> IoMode {
+    std::env::var("MHASH_IO")
+        .ok()
+        .and_then(|v| IoMode::from_name(&v))
+        .unwrap_or(IoMode::Auto)
 }
 
 #[cfg(test)]

@@ -1,0 +1,223 @@
+//! Memory-mapped input, a bounded window at a time, guarded against a file
+//! that shrinks under the map.
+//!
+//! Mapping saves the copy out of the page cache that `read(2)` makes, which
+//! matters only where the kernel hashes faster than memory copies (the CRCs
+//! here). Peak memory stays bounded: each [`WINDOW`] bytes are mapped
+//! (pre-faulted with `MAP_POPULATE`), hashed and unmapped before the next.
+//!
+//! A file truncated while it is mapped makes the lost pages raise SIGBUS on
+//! access, which would kill the process. The guard is a SIGBUS handler:
+//! when the faulting address lies in the calling thread's current window,
+//! it maps anonymous zero pages over the rest of the window, notes the
+//! fault, and returns, so the access completes; [`feed_mapped`] then
+//! reports [`Outcome::Shrank`] and the caller re-reads the file with
+//! `read(2)`. A SIGBUS anywhere else gets the previous disposition back
+//! (the default: the process dies as it would have).
+
+use crate::algo::{AlgoKind, Algorithm, Hasher};
+use crate::io::IoMode;
+use std::fs::File;
+use std::io;
+
+/// Bytes mapped at a time: 4 MiB (4,194,304), so a mapped file adds at most
+/// this much to the resident set.
+pub const WINDOW: u64 = 4 << 20;
+
+/// How a mapped hash ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every byte up to the size at open was hashed from the map.
+    Whole,
+    /// The file shrank under the map: the hasher saw zeros for lost pages
+    /// and must be thrown away.
+    Shrank,
+}
+
+/// Smallest file (bytes) that `auto` maps: 1 MiB. Below it the map, populate
+/// and unmap calls cost more than the copy they save.
+const AUTO_MIN: u64 = 1 << 20;
+
+/// Whether a regular file of `size` bytes is hashed from a map in `mode`.
+///
+/// `auto` maps only where the benchmark showed a gain. Measured here
+/// (`--io read` vs `--io mmap`, 512 MiB cached file, 1 MiB-512 MiB windows,
+/// with and without MAP_POPULATE): mapping was about 2x *slower* for every
+/// algorithm (crc 3,800-4,000 vs 5,900-7,900 MB/s, sha256 480-540 vs
+/// 1,020-1,140, md5 255-310 vs 520-740), so `auto` maps nothing. The
+/// candidates are kept in [`AUTO_MAP_KINDS`] (empty) for machines where the
+/// benchmark says otherwise.
+pub fn should_map(mode: IoMode, algo: Algorithm, size: u64) -> bool {
+    if !guard::supported() || size == 0 {
+        return false;
+    }
+    match mode {
+        IoMode::Read => false,
+        IoMode::Mmap => true,
+        IoMode::Auto => size >= AUTO_MIN && AUTO_MAP_KINDS.contains(&algo.kind),
+    }
+}
+
+/// The algorithms `auto` maps (files of at least 1 MiB): none, see
+/// [`should_map`].
+const AUTO_MAP_KINDS: [AlgoKind; 0] = [];
+
+/// Hashes the first `size` bytes of `file` from the map, a [`WINDOW`] at a
+/// time, adding each window's length to `total`.
+///
+/// # Errors
+/// `mmap(2)` failed (e.g. a file system that cannot map); nothing has been
+/// promised about the hasher's state then, and the caller starts again.
+pub fn feed_mapped(file: &File, size: u64, hasher: &mut dyn Hasher, total: &mut u64) -> io::Result<Outcome> {
+    guard::install();
+    let mut off = 0u64;
+    while off < size {
+        let len = (size - off).min(WINDOW) as usize;
+        // SAFETY: the map is read-only and private; another process may
+        // still change the file's bytes under it (the digest is then of
+        // some mix, as with read(2) racing a writer) or truncate it, which
+        // the SIGBUS guard armed below turns into zero pages and a flag.
+        let map = unsafe {
+            memmap2::MmapOptions::new()
+                .offset(off)
+                .len(len)
+                .populate()
+                .map(file)?
+        };
+        #[cfg(unix)]
+        {
+            let _ = map.advise(memmap2::Advice::Sequential);
+        }
+        let armed = guard::arm(map.as_ptr() as usize, len);
+        hasher.update(&map);
+        let faulted = armed.disarm();
+        drop(map);
+        if faulted {
+            return Ok(Outcome::Shrank);
+        }
+        *total += len as u64;
+        off += len as u64;
+    }
+    Ok(Outcome::Whole)
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+mod guard {
+    //! The SIGBUS guard (Linux): a per-thread window, a process-wide handler.
+
+    use std::cell::Cell;
+    use std::sync::Once;
+
+    thread_local! {
+        /// The calling thread's mapped window: (start address, length).
+        static WINDOW: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+        /// Set by the handler when it patched this thread's window.
+        static FAULTED: Cell<bool> = const { Cell::new(false) };
+    }
+
+    static INSTALL: Once = Once::new();
+    static mut PREVIOUS: std::mem::MaybeUninit<libc::sigaction> = std::mem::MaybeUninit::uninit();
+    static mut PAGE: usize = 4096;
+    static mut INSTALLED: bool = false;
+
+    pub(super) fn supported() -> bool {
+        true
+    }
+
+    /// Installs the SIGBUS handler once per process.
+    pub(super) fn install() {
+        INSTALL.call_once(|| {
+            // SAFETY: plain libc calls; PREVIOUS, PAGE and INSTALLED are
+            // written here, once, before any window is armed, and only
+            // read afterwards (by the handler).
+            unsafe {
+                let page = libc::sysconf(libc::_SC_PAGESIZE);
+                if page > 0 {
+                    PAGE = page as usize;
+                }
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = on_sigbus as *const () as usize;
+                sa.sa_flags = libc::SA_SIGINFO | libc::SA_NODEFER;
+                libc::sigemptyset(&mut sa.sa_mask);
+                let prev = &raw mut PREVIOUS;
+                if libc::sigaction(libc::SIGBUS, &sa, (*prev).as_mut_ptr()) == 0 {
+                    INSTALLED = true;
+                }
+            }
+        });
+    }
+
+    /// An armed window; [`Armed::disarm`] says whether it faulted.
+    pub(super) struct Armed(());
+
+    /// Arms the guard for `[start, start + len)` on this thread.
+    pub(super) fn arm(start: usize, len: usize) -> Armed {
+        FAULTED.with(|f| f.set(false));
+        WINDOW.with(|w| w.set((start, len)));
+        Armed(())
+    }
+
+    impl Armed {
+        /// Disarms the window; true if the handler patched it.
+        pub(super) fn disarm(self) -> bool {
+            WINDOW.with(|w| w.set((0, 0)));
+            FAULTED.with(|f| f.replace(false))
+        }
+    }
+
+    /// The handler. Async-signal-safe: it reads two const-initialised
+    /// thread-locals (no lazy initialisation, no destructor) and calls
+    /// `mmap`/`sigaction`, which are system calls.
+    extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
+        // SAFETY: the kernel passes a valid siginfo for SA_SIGINFO handlers;
+        // PAGE/PREVIOUS were written before the handler was installed.
+        unsafe {
+            let addr = (*info).si_addr() as usize;
+            let (start, len) = WINDOW.with(|w| w.get());
+            if len != 0 && addr >= start && addr < start + len {
+                let page = addr & !(PAGE - 1);
+                let end = start + len;
+                let r = libc::mmap(
+                    page as *mut libc::c_void,
+                    end - page,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                );
+                if r != libc::MAP_FAILED {
+                    FAULTED.with(|f| f.set(true));
+                    return;
+                }
+            }
+            // Not a fault of ours (or it could not be patched): put the
+            // previous disposition back and return; the access faults again
+            // and gets what it would have got without mhash's handler.
+            if INSTALLED {
+                let prev = &raw const PREVIOUS;
+                libc::sigaction(sig, (*prev).as_ptr(), std::ptr::null_mut());
+            } else {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+mod guard {
+    //! No guard on this platform: nothing is mapped.
+
+    pub(super) fn supported() -> bool {
+        false
+    }
+    pub(super) fn install() {}
+    pub(super) struct Armed(());
+    pub(super) fn arm(_start: usize, _len: usize) -> Armed {
+        Armed(())
+    }
+    impl Armed {
+        pub(super) fn disarm(self) -> bool {
+            false
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! Scheduling: many inputs hashed on several threads, results delivered in
+//! input order.
+//!
+//! A *producer* yields items one at a time (operands, or parsed checksum
+//! lines read from a stream); an item is either work for any thread or a
+//! result the producer already has (a misformatted line, standard input).
+//! Workers run the work in parallel; the results pass through a reorder
+//! window of at most `window` items and reach the *emitter* strictly in
+//! production order, so output, error messages and their relative order are
+//! exactly those of a sequential run. Memory is bounded by the window, not
+//! by the number of inputs, and the producer runs lazily, so endless input
+//! (`yes | mhash -c`) streams.
+//!
+//! With one job there are no threads: a plain loop.
+
+use crate::io::ReadBuf;
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex};
+
+/// What the producer hands out.
+pub enum Item<W, R> {
+    /// Work for any thread: turned into a result by the work function.
+    Work(W),
+    /// A result that needs no work (it is emitted in its place in order).
+    Done(R),
+}
+
+/// Stack size of worker threads, in bytes: hashing needs little stack, and
+/// a small reservation keeps the address space small (GNU's tests run
+/// `cksum --check` under a virtual-memory limit of start-up size + 12 MB).
+const WORKER_STACK: usize = 256 * 1024;
+
+/// The number of worker threads for `requested` (0 = one per available
+/// core, as `std::thread::available_parallelism` counts them, which honours
+/// CPU affinity and cgroup quotas).
+///
+/// Always 1 when a standard descriptor is closed (see
+/// [`crate::io::standard_fds_open`]).
+pub fn effective_jobs(requested: usize) -> usize {
+    if !crate::io::standard_fds_open() {
+        return 1;
+    }
+    if requested > 0 {
+        return requested;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+struct State<W, R, P> {
+    producer: P,
+    exhausted: bool,
+    /// Index of the next item the producer will yield.
+    produced: usize,
+    /// Index of the next result to emit; `slots[0]` belongs to it.
+    emitted: usize,
+    slots: VecDeque<Option<R>>,
+    /// A thread holds the emitter role.
+    emitting: bool,
+    _w: std::marker::PhantomData<fn() -> W>,
+}
+
+/// Runs every item `producer` yields, on `jobs` threads (the caller's
+/// included), and passes each result to `emit` in production order.
+///
+/// `work` gets a reusable read buffer owned by the calling thread. At most
+/// `window` results wait for their turn; a thread that gets ahead of the
+/// oldest unfinished item by that much waits. If a thread cannot be
+/// started, the run goes on with fewer.
+pub fn run_ordered<W, R, P, F, E>(jobs: usize, window: usize, producer: P, work: F, emit: E)
+where
+    W: Send,
+    R: Send,
+    P: FnMut() -> Option<Item<W, R>> + Send,
+    F: Fn(W, &mut ReadBuf) -> R + Sync,
+    E: FnMut(R) + Send,
+{
+    let mut producer = producer;
+    let mut emit = emit;
+    if jobs <= 1 {
+        let mut buf = ReadBuf::default();
+        while let Some(item) = producer() {
+            match item {
+                Item::Work(w) => emit(work(w, &mut buf)),
+                Item::Done(r) => emit(r),
+            }
+        }
+        return;
+    }
+    let window = window.max(jobs);
+    let state = Mutex::new(State {
+        producer,
+        exhausted: false,
+        produced: 0,
+        emitted: 0,
+        slots: VecDeque::with_capacity(window),
+        emitting: false,
+        _w: std::marker::PhantomData,
+    });
+    let room = Condvar::new();
+    let emit = Mutex::new(emit);
+    let worker = || worker_loop(&state, &room, &emit, &work, window);
+    std::thread::scope(|s| {
+        for _ in 1..jobs {
+            let spawned = std::thread::Builder::new()
+                .name("mhash-worker".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(s, worker);
+            if spawned.is_err() {
+                break;
+            }
+        }
+        worker();
+    });
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic elsewhere is a bug that aborts the process (panic = "abort"
+    // in release); in tests, carry on with the data as it is.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn worker_loop<W, R, P, F, E>(
+    state: &Mutex<State<W, R, P>>,
+    room: &Condvar,
+    emit: &Mutex<E>,
+    work: &F,
+    window: usize,
+) where
+    P: FnMut() -> Option<Item<W, R>>,
+    F: Fn(W, &mut ReadBuf) -> R,
+    E: FnMut(R),
+{
+    let mut buf: Option<ReadBuf> = None;
+    loop {
+        // Claim the next item, waiting while the window is full.
+        let (idx, item) = {
+            let mut st = lock(state);
+            loop {
+                if st.exhausted {
+                    return;
+                }
+                if st.produced < st.emitted + window {
+                    break;
+                }
+                st = room.wait(st).unwrap_or_else(|e| e.into_inner());
+            }
+            match (st.producer)() {
+                None => {
+                    st.exhausted = true;
+                    room.notify_all();
+                    return;
+                }
+                Some(item) => {
+                    let idx = st.produced;
+                    st.produced += 1;
+                    st.slots.push_back(None);
+                    (idx, item)
+                }
+            }
+        };
+        let result = match item {
+            Item::Work(w) => work(w, buf.get_or_insert_with(ReadBuf::default)),
+            Item::Done(r) => r,
+        };
+        // Store it; if its turn has come and nobody is emitting, emit
+        // every result that is ready, in order.
+        let mut st = lock(state);
+        let at = idx - st.emitted;
+        st.slots[at] = Some(result);
+        if st.emitting || st.slots.front().is_none_or(|s| s.is_none()) {
+            continue;
+        }
+        st.emitting = true;
+        loop {
+            let mut ready = Vec::new();
+            while st.slots.front().is_some_and(|s| s.is_some()) {
+                ready.push(st.slots.pop_front().flatten().expect("checked above"));
+                st.emitted += 1;
+            }
+            if ready.is_empty() {
+                st.emitting = false;
+                break;
+            }
+            room.notify_all();
+            drop(st);
+            let mut e = lock(emit);
+            for r in ready {
+                e(r);
+            }
+            drop(e);
+            st = lock(state);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(jobs: usize, window: usize, n: usize) -> Vec<usize> {
+        let mut next = 0usize;
+        let producer = move || {
+            if next == n {
+                return None;
+            }
+            next += 1;
+            Some(if next.is_multiple_of(7) {
+                Item::Done(next * 10)
+            } else {
+                Item::Work(next)
+            })
+        };
+        let mut out = Vec::new();
+        run_ordered(
+            jobs,
+            window,
+            producer,
+            |w: usize, _buf: &mut ReadBuf| {
+                // Uneven work so that items finish out of order.
+                let spin = (w * 7919) % 5000;
+                let mut x = 0u64;
+                for i in 0..spin {
+                    x = x.wrapping_add(std::hint::black_box(i as u64));
+                }
+                std::hint::black_box(x);
+                w * 10
+            },
+            |r| out.push(r),
+        );
+        out
+    }
+
+    #[test]
+    fn results_come_in_production_order() {
+        let want: Vec<usize> = (1..=2000).map(|i| i * 10).collect();
+        for jobs in [1, 2, 3, 8] {
+            for window in [1, 2, 16, 1000] {
+                assert_eq!(run(jobs, window, 2000), want, "jobs {jobs} window {window}");
+            }
+        }
+        assert!(run(4, 8, 0).is_empty());
+    }
+}

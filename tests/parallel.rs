@@ -1,0 +1,274 @@
+//! Parallel hashing and the I/O methods are invisible: `-j N` prints the
+//! same bytes, in the same interleaving of stdout and stderr, with the same
+//! exit status as `-j1` (and, under GNU names, as GNU coreutils 9.1 itself);
+//! `--io mmap` gives the digests `--io read` gives, also when the file
+//! shrinks under the map.
+#![cfg(unix)]
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tempfile::TempDir;
+
+/// The outcome of a shell command run with stderr joined to stdout (so the
+/// relative order of output lines and error messages is part of it).
+#[derive(Debug, PartialEq, Eq)]
+struct Outcome {
+    merged: Vec<u8>,
+    code: Option<i32>,
+}
+
+/// Runs `cmd` with `dir/.bin` (mhash under every name) first in PATH.
+fn sh(dir: &Path, cmd: &str, env: &[(&str, &str)]) -> Outcome {
+    sh_in(dir, ".bin", cmd, env)
+}
+
+/// Runs `cmd` with `dir/BIN` first in PATH: `.bin` holds mhash under
+/// every name, `.gnu` links to GNU's tools, so that both run under the
+/// same program name (which their messages print).
+fn sh_in(dir: &Path, bin: &str, cmd: &str, env: &[(&str, &str)]) -> Outcome {
+    let mut c = Command::new("sh");
+    c.arg("-c")
+        .arg(format!("{cmd} 2>&1"))
+        .current_dir(dir)
+        .env("LC_ALL", "C")
+        .env("PATH", format!("{}:/usr/bin:/bin", dir.join(bin).display()))
+        .env_remove("MHASH_GNU_COMPAT")
+        .env_remove("MHASH_JOBS")
+        .env_remove("MHASH_IO");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let o = c.output().unwrap();
+    Outcome {
+        merged: o.stdout,
+        code: o.status.code(),
+    }
+}
+
+/// Deterministic bytes.
+fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
+        })
+        .collect()
+}
+
+/// A tree of many files of uneven sizes (so they finish out of order),
+/// with a directory, unreadable names and awkward names among them;
+/// returns the operand list in the order to pass it.
+fn corpus(dir: &Path) -> Vec<String> {
+    let bin = dir.join(".bin");
+    let gnu = dir.join(".gnu");
+    fs::create_dir_all(&bin).unwrap();
+    fs::create_dir_all(&gnu).unwrap();
+    symlink(env!("CARGO_BIN_EXE_mhash"), bin.join("mmhash")).unwrap();
+    for n in ["sha256sum", "md5sum", "cksum", "b2sum"] {
+        symlink(env!("CARGO_BIN_EXE_mhash"), bin.join(n)).unwrap();
+        symlink(Path::new("/usr/bin").join(n), gnu.join(n)).unwrap();
+    }
+    let mut ops = Vec::new();
+    for i in 0..240usize {
+        // Mostly small, every 17th large: workers finish out of order.
+        let len = if i % 17 == 5 {
+            700_000 + i * 31
+        } else {
+            (i * 977) % 9000
+        };
+        let name = match i % 40 {
+            3 => format!("back\\slash{i}"),
+            7 => format!("new\nline{i}"),
+            11 => format!("sp ace{i}"),
+            _ => format!("f{i:03}"),
+        };
+        fs::write(dir.join(&name), noise(len, i as u64)).unwrap();
+        ops.push(name);
+        if i % 29 == 0 {
+            ops.push(format!("missing{i}"));
+        }
+        if i % 53 == 0 {
+            ops.push("sub".into());
+        }
+    }
+    fs::create_dir(dir.join("sub")).unwrap();
+    ops
+}
+
+fn quote_all(ops: &[String]) -> String {
+    ops.iter()
+        .map(|o| format!("'{}'", o.replace('\'', "'\\''")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn jobs_print_what_one_job_prints() {
+    let d = TempDir::new().unwrap();
+    let ops = quote_all(&corpus(d.path()));
+    for algo in ["sha256", "md5", "crc", "blake2b"] {
+        let one = sh(d.path(), &format!("mmhash -j1 -a {algo} {ops}"), &[]);
+        assert_eq!(one.code, Some(1), "missing files make the run fail");
+        assert!(String::from_utf8_lossy(&one.merged).contains("missing0: No such file or directory"));
+        for j in ["2", "3", "8", "0"] {
+            let many = sh(d.path(), &format!("mmhash -j{j} -a {algo} {ops}"), &[]);
+            assert_eq!(many, one, "-a {algo} -j{j} differs from -j1");
+        }
+    }
+}
+
+#[test]
+fn gnu_names_in_parallel_match_gnu_coreutils() {
+    let d = TempDir::new().unwrap();
+    let ops = quote_all(&corpus(d.path()));
+    for tool in ["sha256sum", "md5sum", "b2sum", "cksum"] {
+        let gnu = Path::new("/usr/bin").join(tool);
+        for jobs in ["1", "4"] {
+            let env = [("MHASH_GNU_COMPAT", "9.1"), ("MHASH_JOBS", jobs)];
+            let ours = sh(d.path(), &format!("{tool} {ops}"), &env);
+            if gnu.exists() {
+                let theirs = sh_in(d.path(), ".gnu", &format!("{tool} {ops}"), &[]);
+                assert_eq!(ours, theirs, "{tool} with MHASH_JOBS={jobs} differs from GNU");
+            } else {
+                eprintln!("SKIP GNU comparison: {} not installed", gnu.display());
+                let one = sh(d.path(), &format!("{tool} {ops}"), &[("MHASH_JOBS", "1")]);
+                assert_eq!(ours, one);
+            }
+        }
+    }
+}
+
+#[test]
+fn check_mode_in_parallel_reports_in_line_order() {
+    let d = TempDir::new().unwrap();
+    let ops = corpus(d.path());
+    // A checksum file of every readable file, then damage some lines.
+    let listed: Vec<String> = ops
+        .iter()
+        .filter(|o| !o.starts_with("missing") && *o != "sub")
+        .cloned()
+        .collect();
+    let made = sh(
+        d.path(),
+        &format!("mmhash -j1 -a sha256 {} > SUMS", quote_all(&listed)),
+        &[],
+    );
+    assert_eq!(made.code, Some(0), "{}", String::from_utf8_lossy(&made.merged));
+    let text = fs::read(d.path().join("SUMS")).unwrap();
+    let mut lines: Vec<Vec<u8>> = text.split(|&b| b == b'\n').map(|l| l.to_vec()).collect();
+    lines.pop();
+    for (i, l) in lines.iter_mut().enumerate() {
+        match i % 23 {
+            4 => l[0] = if l[0] == b'0' { b'1' } else { b'0' }, // mismatch
+            9 => *l = b"not a checksum line".to_vec(),          // misformatted
+            14 => l.extend_from_slice(b"-gone"),                // missing file
+            _ => {}
+        }
+    }
+    lines.push(b"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  sub".to_vec());
+    fs::write(
+        d.path().join("SUMS"),
+        [lines.join(&b'\n'), b"\n".to_vec()].concat(),
+    )
+    .unwrap();
+    for flags in ["", "-w", "--quiet", "--status", "--ignore-missing", "--strict -w"] {
+        let one = sh(d.path(), &format!("mmhash -j1 -c {flags} SUMS"), &[]);
+        assert_eq!(one.code, Some(1));
+        for j in ["2", "7"] {
+            let many = sh(d.path(), &format!("mmhash -j{j} -c {flags} SUMS"), &[]);
+            assert_eq!(many, one, "-c {flags} -j{j} differs from -j1");
+        }
+        let gnu = Path::new("/usr/bin/sha256sum");
+        if gnu.exists() {
+            let env = [("MHASH_GNU_COMPAT", "9.1"), ("MHASH_JOBS", "3")];
+            let ours = sh(d.path(), &format!("sha256sum -c {flags} SUMS"), &env);
+            let theirs = sh_in(d.path(), ".gnu", &format!("sha256sum -c {flags} SUMS"), &[]);
+            assert_eq!(ours, theirs, "sha256sum -c {flags} differs from GNU");
+        }
+    }
+}
+
+#[test]
+fn endless_check_input_streams() {
+    // `yes LINE | mhash -c` never ends: results must come out while lines
+    // still arrive, so `head` gets its lines and SIGPIPE ends the pipeline
+    // (a run that waited for the end of input would be killed by timeout).
+    let d = TempDir::new().unwrap();
+    corpus(d.path());
+    let line = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  f000";
+    let o = sh(
+        d.path(),
+        &format!("timeout 60 sh -c \"yes '{line}' | mmhash -a sha256 -j4 -c | head -n 3\""),
+        &[],
+    );
+    assert_eq!(String::from_utf8_lossy(&o.merged), "f000: OK\n".repeat(3));
+    assert_eq!(o.code, Some(0));
+}
+
+fn hash_with(dir: &Path, io: &str, algo: &str, file: &str) -> (String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_mhash"))
+        .current_dir(dir)
+        .args(["--debug", "--io", io, "-a", algo, file])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn mapped_and_read_digests_agree() {
+    let d = TempDir::new().unwrap();
+    const W: usize = 4 << 20;
+    for (i, len) in [0, 1, 4095, 4096, W - 1, W, W + 1, 2 * W + 12_345]
+        .into_iter()
+        .enumerate()
+    {
+        let name = format!("in{i}");
+        fs::write(d.path().join(&name), noise(len, 99 + i as u64)).unwrap();
+        for algo in ["crc", "crc32b", "md5", "sha256", "blake2b", "sysv"] {
+            let (read_out, read_err) = hash_with(d.path(), "read", algo, &name);
+            let (map_out, map_err) = hash_with(d.path(), "mmap", algo, &name);
+            assert_eq!(map_out, read_out, "{algo} on {len} bytes");
+            assert!(read_err.ends_with(", read\n"), "{read_err}");
+            if len > 0 && cfg!(target_os = "linux") {
+                assert!(map_err.contains(", mmap\n"), "{map_err}");
+            }
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn file_truncated_under_the_map_is_read_again() {
+    use std::time::Duration;
+    let d = TempDir::new().unwrap();
+    let path: PathBuf = d.path().join("shrinks");
+    // 2 GiB, sparse: far longer to hash (debug build) than the 300 ms
+    // after which it is cut to 1 MiB of its own bytes.
+    let f = fs::File::create(&path).unwrap();
+    f.set_len(2 << 30).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mhash"))
+        .current_dir(d.path())
+        .args(["--debug", "--io", "mmap", "-a", "md5", "shrinks"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    f.set_len(1 << 20).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "killed or failed: {:?} {err}", o.status);
+    // The digest is that of the file as it is now: 1 MiB of zeros.
+    let (now, _) = hash_with(d.path(), "read", "md5", "shrinks");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), now);
+    assert!(err.contains(", mmap+read\n"), "the guard did not fire: {err}");
+}
