@@ -255,7 +255,7 @@ fn file_truncated_under_the_map_is_read_again() {
     // after which it is cut to 1 MiB of its own bytes.
     let f = fs::File::create(&path).unwrap();
     f.set_len(2 << 30).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mhash"))
+    let child = Command::new(env!("CARGO_BIN_EXE_mhash"))
         .current_dir(d.path())
         .args(["--debug", "--io", "mmap", "-a", "md5", "shrinks"])
         .stdout(std::process::Stdio::piped())
