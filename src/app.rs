@@ -194,10 +194,23 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
     }
     let per_file_debug = cfg.debug && cfg.personality == crate::cli::personality::Personality::Mhash;
     let lenient_crc = cfg.compat == GnuCompat::V9_1 && algo.kind == AlgoKind::Crc;
-    let io_mode = cfg.io;
-    let hash = move |name: &std::ffi::OsString, buf: &mut ReadBuf| {
-        io::digest_input_with(name, algo, buf, io_mode, lenient_crc)
+    let jobs = if cfg.files.len() > 1 {
+        sched::effective_jobs(cfg.jobs)
+    } else {
+        1
     };
+    let opts = io::InputOpts {
+        mode: cfg.io,
+        read_errors_end_input: lenient_crc,
+        // One file alone may use every thread itself (the CRCs split it).
+        threads: if cfg.files.len() == 1 {
+            sched::effective_jobs(cfg.jobs)
+        } else {
+            1
+        },
+    };
+    let hash =
+        move |name: &std::ffi::OsString, buf: &mut ReadBuf| io::digest_input_with(name, algo, buf, &opts);
     let mut ok = true;
     let mut line = Vec::with_capacity(256);
     let mut next = cfg.files.iter();
@@ -212,11 +225,6 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         } else {
             Item::Work(name)
         })
-    };
-    let jobs = if cfg.files.len() > 1 {
-        sched::effective_jobs(cfg.jobs)
-    } else {
-        1
     };
     sched::run_ordered(
         jobs,

@@ -8,6 +8,7 @@
 //! [`std::io::Error`] for the caller to word.
 
 mod mapped;
+mod split;
 
 use crate::algo::{Algorithm, Hasher};
 use std::fs::File;
@@ -46,7 +47,7 @@ pub fn read_size() -> usize {
 }
 
 impl ReadBuf {
-    fn bytes(&mut self) -> &mut [u8] {
+    pub(crate) fn bytes(&mut self) -> &mut [u8] {
         let len = self.0.len() * 4096;
         // SAFETY: `Page` is `repr(C)` over `[u8; 4096]` with no padding, so
         // the vector's storage is `len` initialised bytes, borrowed mutably
@@ -230,12 +231,42 @@ pub fn digest_input(
     buf: &mut ReadBuf,
     mode: IoMode,
 ) -> io::Result<Digested> {
-    digest_input_with(name, algo, buf, mode, false)
+    digest_input_with(
+        name,
+        algo,
+        buf,
+        &InputOpts {
+            mode,
+            ..InputOpts::default()
+        },
+    )
 }
 
-/// [`digest_input`]; with `read_errors_end_input`, a read error ends the
-/// input instead of failing it (GNU cksum 9.1's CRC loop ignored read
-/// errors: `cksum DIR` printed `4294967295 0 DIR`). Open errors still fail.
+/// How [`digest_input_with`] reads an input.
+#[derive(Clone, Copy, Debug)]
+pub struct InputOpts {
+    /// Read or map regular files.
+    pub mode: IoMode,
+    /// A read error ends the input instead of failing it (GNU cksum 9.1's
+    /// CRC loop ignored read errors: `cksum DIR` printed `4294967295 0 DIR`).
+    /// Open errors still fail.
+    pub read_errors_end_input: bool,
+    /// Threads one large regular file may be split across, for checksums
+    /// that can be computed in pieces (the CRCs); 1 = never split.
+    pub threads: usize,
+}
+
+impl Default for InputOpts {
+    fn default() -> Self {
+        InputOpts {
+            mode: IoMode::Auto,
+            read_errors_end_input: false,
+            threads: 1,
+        }
+    }
+}
+
+/// [`digest_input`] with every option of [`InputOpts`].
 ///
 /// # Errors
 /// Opening failed, or reading failed and `read_errors_end_input` is false.
@@ -243,9 +274,9 @@ pub fn digest_input_with(
     name: &std::ffi::OsStr,
     algo: Algorithm,
     buf: &mut ReadBuf,
-    mode: IoMode,
-    read_errors_end_input: bool,
+    opts: &InputOpts,
 ) -> io::Result<Digested> {
+    let (mode, read_errors_end_input) = (opts.mode, opts.read_errors_end_input);
     let mut hasher = algo.hasher();
     let mut total = 0u64;
     let mut method = "read";
@@ -284,6 +315,27 @@ pub fn digest_input_with(
                     f.seek(io::SeekFrom::Start(0))?;
                 }
             }
+        } else if let Some(size) = size
+            && opts.threads > 1
+            && size >= SPLIT_MIN
+            && !read_errors_end_input
+            && hasher.segment().is_some()
+        {
+            advise_sequential(&f);
+            match split::feed_segments(&f, size, hasher.as_mut(), opts.threads, &mut total)? {
+                true => {
+                    method = "read (split)";
+                    use std::io::Seek;
+                    f.seek(io::SeekFrom::Start(size))?;
+                }
+                false => {
+                    // The file shrank while it was read: start again.
+                    hasher = algo.hasher();
+                    total = 0;
+                    use std::io::Seek;
+                    f.seek(io::SeekFrom::Start(0))?;
+                }
+            }
         } else if size.is_some_and(|n| n >= SEQUENTIAL_HINT_MIN) {
             advise_sequential(&f);
         }
@@ -302,6 +354,10 @@ pub fn digest_input_with(
         method,
     })
 }
+
+/// Files at least this large (bytes) are split across threads when the
+/// checksum allows it ([`InputOpts::threads`]): 64 MiB.
+const SPLIT_MIN: u64 = 64 << 20;
 
 /// Files at least this large (bytes) get `posix_fadvise(SEQUENTIAL)`: 1 MiB.
 const SEQUENTIAL_HINT_MIN: u64 = 1 << 20;
