@@ -317,3 +317,29 @@ fn one_large_file_split_across_threads_gives_the_same_crc() {
         }
     }
 }
+
+#[test]
+fn many_jobs_fit_in_gnus_virtual_memory_limit() {
+    // GNU's tests run `cksum --check` under `ulimit -v` of the smallest
+    // limit `--version` runs in, plus 12 MB: thread stacks and buffers must
+    // fit (or the run goes on with fewer threads), whatever -j asks for.
+    let d = TempDir::new().unwrap();
+    corpus(d.path());
+    let script = r#"
+        vm=0
+        for v in $(seq 2000 1000 200000); do
+          if (ulimit -v $v && mmhash --version) >/dev/null 2>&1; then vm=$v; break; fi
+        done
+        [ "$vm" -gt 0 ] || { echo "no limit found"; exit 99; }
+        mmhash -j1 -a sha256 f000 f001 f002 f017 > SUMS
+        (ulimit -v $((vm + 12000)) && mmhash -j64 -a sha256 -c SUMS && mmhash -j64 -a sha256 f000 f001 f002 f017)
+    "#;
+    let o = sh(d.path(), script, &[]);
+    let text = String::from_utf8_lossy(&o.merged).into_owned();
+    assert_eq!(o.code, Some(0), "{text}");
+    assert!(
+        text.starts_with("f000: OK\nf001: OK\nf002: OK\nf017: OK\n"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 8, "{text}");
+}
