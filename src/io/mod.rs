@@ -2,7 +2,7 @@
 //! [`Hasher`] into a digest and a byte count, in constant memory whatever
 //! the input size: streaming through one reused, page-aligned buffer per
 //! worker (the default), or mapping a regular file a bounded window at a
-//! time ([`mapped`]) where that measurably wins.
+//! time (module `mapped`) where that measurably wins.
 //!
 //! It knows nothing of formats or messages: errors come back as
 //! [`std::io::Error`] for the caller to word.
@@ -61,7 +61,7 @@ impl ReadBuf {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum IoMode {
     /// Map a file where the benchmark showed mapping wins for that
-    /// algorithm and size ([`mapped::worth_mapping`]); else read.
+    /// algorithm and size (`mapped::should_map`: on this machine, no algorithm); else read.
     #[default]
     Auto,
     /// Always `read(2)` into the reused buffer.
