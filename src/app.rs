@@ -385,7 +385,7 @@ pub fn run(cfg: &Config) -> i32 {
         return if ok { 0 } else { 1 };
     }
     let mut ok = true;
-    let ticker = Progress::start(cfg.progress, cfg.mode == Mode::Hash).map(|(p, t)| {
+    let ticker = Progress::start(cfg.progress).map(|(p, t)| {
         run.progress = Some(p);
         t
     });

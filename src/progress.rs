@@ -58,6 +58,18 @@ pub fn note_bytes(n: u64) {
 struct Shared {
     show_now: AtomicBool,
     shown: AtomicBool,
+    /// The bar has a total (a file of known size has started), so it
+    /// shows it and an ETA.
+    has_total: AtomicBool,
+}
+
+/// Bytes and rate only: standard input, check mode.
+const TEMPLATE_NO_TOTAL: &str = "{spinner} {bytes} {binary_bytes_per_sec} {elapsed} {wide_msg}";
+/// With a total: bytes done of bytes started, rate, ETA.
+const TEMPLATE_TOTAL: &str = "{spinner} {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta} {wide_msg}";
+
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
 }
 
 /// A handle on the bar, shared by the threads of a run.
@@ -77,21 +89,16 @@ pub struct Ticker {
 
 impl Progress {
     /// Starts the machinery for `mode` (`None` when no bar can show in this
-    /// run). `hashing`: files have sizes, so the bar has a total and an ETA.
-    pub fn start(mode: ProgressMode, hashing: bool) -> Option<(Progress, Ticker)> {
+    /// run).
+    pub fn start(mode: ProgressMode) -> Option<(Progress, Ticker)> {
         use std::io::IsTerminal;
         match mode {
             ProgressMode::Never => return None,
             ProgressMode::Auto if !std::io::stderr().is_terminal() => return None,
             _ => {}
         }
-        let template = if hashing {
-            "{spinner} {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta} {wide_msg}"
-        } else {
-            "{spinner} {bytes} {binary_bytes_per_sec} {elapsed} {wide_msg}"
-        };
-        let style = ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden()).with_style(style);
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden())
+            .with_style(style(TEMPLATE_NO_TOTAL));
         BYTES.store(0, Ordering::Relaxed);
         ACTIVE.store(true, Ordering::Relaxed);
         let progress = Progress {
@@ -99,6 +106,7 @@ impl Progress {
             shared: Arc::new(Shared {
                 show_now: AtomicBool::new(mode == ProgressMode::Always),
                 shown: AtomicBool::new(false),
+                has_total: AtomicBool::new(false),
             }),
         };
         let (stop, stopped) = mpsc::channel::<()>();
@@ -154,6 +162,9 @@ impl Progress {
             .filter(|m| m.is_file())
             .map_or(0, |m| m.len());
         self.bar.inc_length(size);
+        if size > 0 && !self.shared.has_total.swap(true, Ordering::Relaxed) {
+            self.bar.set_style(style(TEMPLATE_TOTAL));
+        }
         self.bar.set_message(name.to_string_lossy().into_owned());
         if size > BIG_FILE {
             self.shared.show_now.store(true, Ordering::Relaxed);

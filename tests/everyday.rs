@@ -628,6 +628,18 @@ fn progress_flag_forces_the_bar_and_no_progress_wins_when_last() {
     assert!(err.contains("ETA"), "no ETA in {err:?}");
     // Cleared at the end: the last thing written is an erase-line.
     assert!(err.trim_end_matches(' ').ends_with("\r\x1b[2K"), "{err:?}");
+    // Standard input has no size: bytes and rate, no total, no ETA.
+    let out = mhash(d.path())
+        .arg("--progress")
+        .write_stdin("abc")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{SHA256_ABC}  -\n")
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("B/s") && !err.contains("ETA"), "{err:?}");
     mhash(d.path())
         .args(["--progress", "--no-progress", "outside"])
         .assert()
