@@ -1,9 +1,11 @@
 //! Kernel throughput per algorithm on in-memory buffers (criterion).
 //!
 //! `cargo bench --bench throughput` reports MB/s (10^6 B/s) for every
-//! algorithm at 4 KiB and 1 MiB messages, on the backend the registry picks
-//! for this CPU. Whole-process comparisons against GNU and OpenSSL live in
-//! `scripts/bench-vs-gnu.sh` (same machine, same run, median of several).
+//! algorithm on every backend this CPU can run (SHA-NI, AVX2, PCLMULQDQ,
+//! tuned scalar, portable, ...) at 64 B, 4 KiB and 1 MiB messages; the
+//! benchmark id is `ALGO/BACKEND/SIZE`. Whole-process comparisons against
+//! GNU and OpenSSL live in `scripts/bench-compare` (same machine, same run,
+//! median of several).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mhash::algo::{AlgoKind, Algorithm};
@@ -11,13 +13,21 @@ use std::hint::black_box;
 
 fn kernels(c: &mut Criterion) {
     let mut group = c.benchmark_group("kernel");
-    for size in [4 * 1024usize, 1024 * 1024] {
+    for size in [64usize, 4 * 1024, 1024 * 1024] {
         let data: Vec<u8> = (0..size).map(|i| (i * 31 % 251) as u8).collect();
         group.throughput(Throughput::Bytes(size as u64));
         for kind in AlgoKind::ALL {
             let algo = Algorithm::new(kind);
-            let id = BenchmarkId::new(format!("{}/{}", kind.name(), algo.backend().name()), size);
-            group.bench_with_input(id, &data, |b, d| b.iter(|| black_box(algo.digest(black_box(d)))));
+            for backend in algo.backends().iter().filter(|b| b.is_available()) {
+                let id = BenchmarkId::new(format!("{}/{}", kind.name(), backend.name()), size);
+                group.bench_with_input(id, &data, |b, d| {
+                    b.iter(|| {
+                        let mut h = backend.hasher(algo);
+                        h.update(black_box(d));
+                        black_box(h.finalize())
+                    })
+                });
+            }
         }
     }
     group.finish();

@@ -208,13 +208,27 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
     }
     let per_file_debug = cfg.debug && cfg.personality == crate::cli::personality::Personality::Mhash;
     let lenient_crc = cfg.compat == GnuCompat::V9_1 && algo.kind == AlgoKind::Crc;
-    let io_mode = cfg.io;
-    let hash = move |name: &std::ffi::OsString, buf: &mut ReadBuf| {
-        io::digest_input_with(name, algo, buf, io_mode, lenient_crc)
+    // -r and --files-from may yield any number of inputs.
+    let expands = cfg.walk.is_some() || !cfg.files_from.is_empty();
+    let jobs = if cfg.files.len() > 1 || expands {
+        sched::effective_jobs(cfg.jobs)
+    } else {
+        1
     };
+    let opts = io::InputOpts {
+        mode: cfg.io,
+        read_errors_end_input: lenient_crc,
+        // One file alone may use every thread itself (the CRCs split it).
+        threads: if cfg.files.len() == 1 && !expands {
+            sched::effective_jobs(cfg.jobs)
+        } else {
+            1
+        },
+    };
+    let hash =
+        move |name: &std::ffi::OsString, buf: &mut ReadBuf| io::digest_input_with(name, algo, buf, &opts);
     let mut ok = true;
     let mut line = Vec::with_capacity(256);
-    let expands = cfg.walk.is_some() || !cfg.files_from.is_empty();
     let mut next = Inputs::new(cfg.files.clone(), &cfg.files_from, cfg.null, cfg.walk.clone());
     let progress = run.progress.clone();
     let started = |name: &OsString| {
@@ -235,11 +249,6 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
             }
             Ok(name) => Item::Work(name),
         })
-    };
-    let jobs = if cfg.files.len() > 1 || expands {
-        sched::effective_jobs(cfg.jobs)
-    } else {
-        1
     };
     let json = cfg.json;
     sched::run_ordered(

@@ -25,6 +25,14 @@ pub enum Item<W, R> {
     Done(R),
 }
 
+/// Most items a worker claims at once (small, quick inputs).
+const MAX_BATCH: usize = 16;
+
+/// Items quicker than this (the batch's mean) let a worker claim twice as
+/// many next time: 50 µs, about a 64 KiB file at 1.3 GB/s plus its system
+/// calls.
+const QUICK_ITEM: std::time::Duration = std::time::Duration::from_micros(50);
+
 /// Stack size of worker threads, in bytes: hashing needs little stack, and
 /// a small reservation keeps the address space small (GNU's tests run
 /// `cksum --check` under a virtual-memory limit of start-up size + 12 MB).
@@ -131,9 +139,16 @@ fn worker_loop<W, R, P, F, E>(
     E: FnMut(R),
 {
     let mut buf: Option<ReadBuf> = None;
+    // Items are claimed in batches while they prove quick (small files),
+    // so that hand-off costs (a lock, a wake-up) stay small beside the
+    // hashing; one at a time once they take longer (large files), so that
+    // no thread sits on a batch while others idle.
+    let mut batch = 1usize;
+    let mut claimed: Vec<(usize, Item<W, R>)> = Vec::with_capacity(MAX_BATCH);
+    let mut done: Vec<(usize, R)> = Vec::with_capacity(MAX_BATCH);
     loop {
-        // Claim the next item, waiting while the window is full.
-        let (idx, item) = {
+        // Claim the next items, waiting while the window is full.
+        {
             let mut st = lock(state);
             loop {
                 if st.exhausted {
@@ -144,29 +159,48 @@ fn worker_loop<W, R, P, F, E>(
                 }
                 st = room.wait(st).unwrap_or_else(|e| e.into_inner());
             }
-            match (st.producer)() {
-                None => {
-                    st.exhausted = true;
-                    room.notify_all();
-                    return;
-                }
-                Some(item) => {
-                    let idx = st.produced;
-                    st.produced += 1;
-                    st.slots.push_back(None);
-                    (idx, item)
+            let room_left = st.emitted + window - st.produced;
+            for _ in 0..batch.min(room_left) {
+                match (st.producer)() {
+                    None => {
+                        st.exhausted = true;
+                        room.notify_all();
+                        break;
+                    }
+                    Some(item) => {
+                        let idx = st.produced;
+                        st.produced += 1;
+                        st.slots.push_back(None);
+                        claimed.push((idx, item));
+                    }
                 }
             }
-        };
-        let result = match item {
-            Item::Work(w) => work(w, buf.get_or_insert_with(ReadBuf::default)),
-            Item::Done(r) => r,
+        }
+        if claimed.is_empty() {
+            return;
+        }
+        let started = std::time::Instant::now();
+        let n = claimed.len();
+        for (idx, item) in claimed.drain(..) {
+            let result = match item {
+                Item::Work(w) => work(w, buf.get_or_insert_with(ReadBuf::default)),
+                Item::Done(r) => r,
+            };
+            done.push((idx, result));
+        }
+        let per_item = started.elapsed() / n as u32;
+        batch = if per_item < QUICK_ITEM {
+            (batch * 2).min(MAX_BATCH)
+        } else {
+            1
         };
         // Store it; if its turn has come and nobody is emitting, emit
         // every result that is ready, in order.
         let mut st = lock(state);
-        let at = idx - st.emitted;
-        st.slots[at] = Some(result);
+        for (idx, result) in done.drain(..) {
+            let at = idx - st.emitted;
+            st.slots[at] = Some(result);
+        }
         if st.emitting || st.slots.front().is_none_or(|s| s.is_none()) {
             continue;
         }

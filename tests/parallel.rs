@@ -272,3 +272,74 @@ fn file_truncated_under_the_map_is_read_again() {
     assert_eq!(String::from_utf8_lossy(&o.stdout), now);
     assert!(err.contains(", mmap+read\n"), "the guard did not fire: {err}");
 }
+
+#[test]
+fn one_large_file_split_across_threads_gives_the_same_crc() {
+    use std::io::{Seek, SeekFrom, Write};
+    let d = TempDir::new().unwrap();
+    let path = d.path().join("big");
+    let mut f = fs::File::create(&path).unwrap();
+    // 80 MiB + 3 bytes, sparse, with data across the segment boundaries.
+    f.set_len((80 << 20) + 3).unwrap();
+    for (i, off) in [0u64, (16 << 20) - 3, 40 << 20, (64 << 20) + 1, (80 << 20) - 97]
+        .into_iter()
+        .enumerate()
+    {
+        f.seek(SeekFrom::Start(off)).unwrap();
+        f.write_all(&noise(100, i as u64)).unwrap();
+    }
+    drop(f);
+    for algo in ["crc", "crc32b"] {
+        let run = |j: &str| {
+            let o = Command::new(env!("CARGO_BIN_EXE_mhash"))
+                .current_dir(d.path())
+                .args(["--debug", j, "-a", algo, "big"])
+                .output()
+                .unwrap();
+            assert!(o.status.success());
+            (
+                String::from_utf8(o.stdout).unwrap(),
+                String::from_utf8(o.stderr).unwrap(),
+            )
+        };
+        let (one, one_err) = run("-j1");
+        let (split, split_err) = run("-j3");
+        assert_eq!(split, one, "{algo}");
+        assert!(one_err.ends_with(", read\n"), "{one_err}");
+        assert!(split_err.ends_with(", read (split)\n"), "{split_err}");
+        if algo == "crc" && Path::new("/usr/bin/cksum").exists() {
+            let gnu = Command::new("/usr/bin/cksum")
+                .current_dir(d.path())
+                .arg("big")
+                .output()
+                .unwrap();
+            assert_eq!(split.as_bytes(), &gnu.stdout[..]);
+        }
+    }
+}
+
+#[test]
+fn many_jobs_fit_in_gnus_virtual_memory_limit() {
+    // GNU's tests run `cksum --check` under `ulimit -v` of the smallest
+    // limit `--version` runs in, plus 12 MB: thread stacks and buffers must
+    // fit (or the run goes on with fewer threads), whatever -j asks for.
+    let d = TempDir::new().unwrap();
+    corpus(d.path());
+    let script = r#"
+        vm=0
+        for v in $(seq 2000 1000 200000); do
+          if (ulimit -v $v && mmhash --version) >/dev/null 2>&1; then vm=$v; break; fi
+        done
+        [ "$vm" -gt 0 ] || { echo "no limit found"; exit 99; }
+        mmhash -j1 -a sha256 f000 f001 f002 f017 > SUMS
+        (ulimit -v $((vm + 12000)) && mmhash -j64 -a sha256 -c SUMS && mmhash -j64 -a sha256 f000 f001 f002 f017)
+    "#;
+    let o = sh(d.path(), script, &[]);
+    let text = String::from_utf8_lossy(&o.merged).into_owned();
+    assert_eq!(o.code, Some(0), "{text}");
+    assert!(
+        text.starts_with("f000: OK\nf001: OK\nf002: OK\nf017: OK\n"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 8, "{text}");
+}

@@ -22,6 +22,38 @@ pub trait Hasher: Send {
     /// for the CRCs the 32-bit value big-endian, for sysv/bsd the 16-bit
     /// checksum big-endian (the bytes GNU `cksum --raw` writes).
     fn finalize(self: Box<Self>) -> Vec<u8>;
+
+    /// For checksums that can be computed in pieces and joined (the
+    /// folding CRCs): a fresh hasher for a segment of the message that is
+    /// hashed separately (on another thread) and then passed to
+    /// [`absorb`](Self::absorb). `None` (the default) for the others.
+    fn segment(&self) -> Option<Box<dyn Hasher>> {
+        None
+    }
+
+    /// Appends `seg`, a finished segment hasher made by this hasher's
+    /// [`segment`](Self::segment), as the bytes that follow those hashed so
+    /// far. Returns false (and changes nothing) for a hasher of another kind.
+    fn absorb(&mut self, seg: Box<dyn Hasher>) -> bool {
+        let _ = seg;
+        false
+    }
+
+    /// The raw state of a segment hasher, for [`absorb`](Self::absorb).
+    #[doc(hidden)]
+    fn into_part(self: Box<Self>) -> Option<CrcPart> {
+        None
+    }
+}
+
+/// A segment's CRC state, handed from [`Hasher::into_part`] to
+/// [`Hasher::absorb`].
+#[doc(hidden)]
+pub enum CrcPart {
+    /// CRC-32/CKSUM over the segment's bytes, and their count.
+    Cksum(Box<crc_fast::Digest>, u64),
+    /// zlib's CRC-32 over the segment's bytes.
+    Zlib(crc32fast::Hasher),
 }
 
 /// Adapter over any RustCrypto `digest 0.11` hasher.
@@ -112,6 +144,28 @@ impl Hasher for PosixCrc {
         self.len += data.len() as u64;
         self.feed(data);
     }
+    fn segment(&self) -> Option<Box<dyn Hasher>> {
+        matches!(self.state, CrcState::Fast(_)).then(|| Box::new(PosixCrc::new(true)) as Box<dyn Hasher>)
+    }
+    fn absorb(&mut self, seg: Box<dyn Hasher>) -> bool {
+        let CrcState::Fast(d) = &mut self.state else {
+            return false;
+        };
+        match seg.into_part() {
+            Some(CrcPart::Cksum(other, len)) => {
+                d.combine(&other);
+                self.len += len;
+                true
+            }
+            _ => false,
+        }
+    }
+    fn into_part(self: Box<Self>) -> Option<CrcPart> {
+        match self.state {
+            CrcState::Fast(d) => Some(CrcPart::Cksum(d, self.len)),
+            CrcState::Table(_) => None,
+        }
+    }
     fn finalize(mut self: Box<Self>) -> Vec<u8> {
         let mut n = self.len;
         let mut tail = [0u8; 8];
@@ -133,9 +187,37 @@ impl Hasher for PosixCrc {
 
 struct Crc32b(crc32fast::Hasher);
 
+/// A fresh crc32fast hasher on the same implementation (baseline or
+/// PCLMULQDQ) as the one it is called on.
+trait TapReset {
+    fn tap_reset(self) -> Self;
+}
+
+impl TapReset for crc32fast::Hasher {
+    fn tap_reset(mut self) -> Self {
+        self.reset();
+        self
+    }
+}
+
 impl Hasher for Crc32b {
     fn update(&mut self, data: &[u8]) {
         self.0.update(data);
+    }
+    fn segment(&self) -> Option<Box<dyn Hasher>> {
+        Some(Box::new(Crc32b(self.0.clone().tap_reset())))
+    }
+    fn absorb(&mut self, seg: Box<dyn Hasher>) -> bool {
+        match seg.into_part() {
+            Some(CrcPart::Zlib(other)) => {
+                self.0.combine(&other);
+                true
+            }
+            _ => false,
+        }
+    }
+    fn into_part(self: Box<Self>) -> Option<CrcPart> {
+        Some(CrcPart::Zlib(self.0))
     }
     fn finalize(self: Box<Self>) -> Vec<u8> {
         self.0.finalize().to_be_bytes().to_vec()

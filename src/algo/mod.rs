@@ -10,7 +10,7 @@ mod backends;
 pub mod cpu;
 mod kernels;
 
-pub use backends::{Backend, Hasher};
+pub use backends::{Backend, CrcPart, Hasher};
 
 /// The family of a checksum algorithm, as named by `cksum -a` (GNU coreutils
 /// 9.11: `sysv bsd crc crc32b md5 sha1 sha2 sha3 blake2b sm3`), with the SHA-2

@@ -1,0 +1,113 @@
+//! One large regular file read by several threads at once, each hashing a
+//! contiguous segment with `pread(2)`, for checksums whose segment results
+//! can be joined in order ([`Hasher::segment`] / [`Hasher::absorb`]: the
+//! folding CRCs, which run faster than one thread can read).
+
+use crate::algo::Hasher;
+use crate::io::ReadBuf;
+use std::fs::File;
+use std::io;
+
+/// Segments are at least this long (bytes), and start on multiples of it:
+/// 16 MiB.
+const SEGMENT_MIN: u64 = 16 << 20;
+
+/// Stack size of segment threads, in bytes.
+const STACK: usize = 256 * 1024;
+
+/// Hashes the first `size` bytes of `f` on up to `threads` threads into
+/// `hasher` (which has seen nothing yet), adding to `total`. Returns false
+/// when the file turned out shorter than `size` (it shrank while being
+/// read): `hasher` is then unusable and the caller starts again.
+///
+/// # Errors
+/// A read error in any segment.
+pub fn feed_segments(
+    f: &File,
+    size: u64,
+    hasher: &mut dyn Hasher,
+    threads: usize,
+    total: &mut u64,
+) -> io::Result<bool> {
+    let n = (threads as u64).min(size / SEGMENT_MIN).max(1);
+    let seg_len = size / n / SEGMENT_MIN * SEGMENT_MIN;
+    let bounds: Vec<(u64, u64)> = (0..n)
+        .map(|i| (i * seg_len, if i + 1 == n { size } else { (i + 1) * seg_len }))
+        .collect();
+    type SegResult = io::Result<Option<Box<dyn Hasher>>>;
+    let run_segment = |start: u64, end: u64, mut seg: Box<dyn Hasher>| -> SegResult {
+        let mut buf = ReadBuf::default();
+        hash_range(f, start, end, seg.as_mut(), &mut buf).map(|whole| whole.then_some(seg))
+    };
+    let (first, rest): (io::Result<bool>, Vec<SegResult>) = std::thread::scope(|s| {
+        let mut pending = Vec::new();
+        for &(start, end) in &bounds[1..] {
+            let seg = hasher.segment().expect("checked by the caller");
+            let spawned = std::thread::Builder::new()
+                .stack_size(STACK)
+                .spawn_scoped(s, move || run_segment(start, end, seg));
+            // No thread to be had: the segment is hashed here, afterwards.
+            pending.push(spawned.map_err(|_| (start, end)));
+        }
+        let mut buf = ReadBuf::default();
+        let first = hash_range(f, bounds[0].0, bounds[0].1, hasher, &mut buf);
+        let rest = pending
+            .into_iter()
+            .map(|p| match p {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("segment thread panicked"))),
+                Err((start, end)) => {
+                    run_segment(start, end, hasher.segment().expect("checked by the caller"))
+                }
+            })
+            .collect();
+        (first, rest)
+    });
+    if !first? {
+        return Ok(false);
+    }
+    for r in rest {
+        match r? {
+            None => return Ok(false),
+            Some(seg) => {
+                if !hasher.absorb(seg) {
+                    return Err(io::Error::other("segment of another kind"));
+                }
+            }
+        }
+    }
+    *total += size;
+    Ok(true)
+}
+
+/// Hashes bytes `start..end` of `f` into `h` with positioned reads.
+/// Returns false if the file ended before `end`.
+fn hash_range(f: &File, start: u64, end: u64, h: &mut dyn Hasher, buf: &mut ReadBuf) -> io::Result<bool> {
+    let bytes = buf.bytes();
+    let mut off = start;
+    while off < end {
+        let want = ((end - off) as usize).min(bytes.len());
+        match read_at(f, &mut bytes[..want], off) {
+            Ok(0) => return Ok(false),
+            Ok(n) => {
+                h.update(&bytes[..n]);
+                crate::progress::note_bytes(n as u64);
+                off += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(f, buf, off)
+}
+
+#[cfg(windows)]
+fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(f, buf, off)
+}
