@@ -8,7 +8,10 @@ use crate::cli::{Config, GnuCompat, Mode};
 use crate::error::strerror;
 use crate::io::{self, ReadBuf};
 use crate::output::{self, Format, quote};
+use crate::progress::Progress;
 use crate::sched::{self, Item};
+use crate::walk::Inputs;
+use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 
 /// The state shared by the whole run: the program name for diagnostics, the
@@ -23,6 +26,8 @@ pub struct Run {
     /// Check mode: the tag of the last tagged line read in any checksum
     /// file (GNU cksum's global `DIGEST_TYPE_STRING`).
     pub last_tag: Option<&'static str>,
+    /// The progress bar, when one may show: terminal writes go around it.
+    progress: Option<Progress>,
 }
 
 impl Run {
@@ -38,6 +43,7 @@ impl Run {
             line_buffered,
             write_error: None,
             last_tag: None,
+            progress: None,
         }
     }
 
@@ -46,13 +52,17 @@ impl Run {
         if self.write_error.is_some() {
             return;
         }
-        let r = self.out.write_all(bytes).and_then(|()| {
-            if self.line_buffered {
-                self.out.flush()
-            } else {
-                Ok(())
+        let r = if self.line_buffered {
+            // Standard output is a terminal, which a progress bar may share.
+            let (out, progress) = (&mut self.out, &self.progress);
+            let mut write = || out.write_all(bytes).and_then(|()| out.flush());
+            match progress {
+                Some(p) => p.suspend(write),
+                None => write(),
             }
-        });
+        } else {
+            self.out.write_all(bytes)
+        };
         if let Err(e) = r {
             self.write_error = Some(e);
         }
@@ -71,7 +81,11 @@ impl Run {
         line.extend_from_slice(b": ");
         line.extend_from_slice(msg);
         line.push(b'\n');
-        let _ = std::io::stderr().write_all(&line);
+        let write = || std::io::stderr().write_all(&line);
+        let _ = match &self.progress {
+            Some(p) => p.suspend(write),
+            None => write(),
+        };
     }
 
     /// Prints `PROG: NAME: STRERROR` on standard error, the name quoted as
@@ -194,7 +208,9 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
     }
     let per_file_debug = cfg.debug && cfg.personality == crate::cli::personality::Personality::Mhash;
     let lenient_crc = cfg.compat == GnuCompat::V9_1 && algo.kind == AlgoKind::Crc;
-    let jobs = if cfg.files.len() > 1 {
+    // -r and --files-from may yield any number of inputs.
+    let expands = cfg.walk.is_some() || !cfg.files_from.is_empty();
+    let jobs = if cfg.files.len() > 1 || expands {
         sched::effective_jobs(cfg.jobs)
     } else {
         1
@@ -203,7 +219,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         mode: cfg.io,
         read_errors_end_input: lenient_crc,
         // One file alone may use every thread itself (the CRCs split it).
-        threads: if cfg.files.len() == 1 {
+        threads: if cfg.files.len() == 1 && !expands {
             sched::effective_jobs(cfg.jobs)
         } else {
             1
@@ -213,37 +229,65 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         move |name: &std::ffi::OsString, buf: &mut ReadBuf| io::digest_input_with(name, algo, buf, &opts);
     let mut ok = true;
     let mut line = Vec::with_capacity(256);
-    let mut next = cfg.files.iter();
+    let mut next = Inputs::new(cfg.files.clone(), &cfg.files_from, cfg.null, cfg.walk.clone());
+    let progress = run.progress.clone();
+    let started = |name: &OsString| {
+        if let Some(p) = &progress {
+            p.file_started(name);
+        }
+    };
     // Standard input is read by the producer itself, in order, so that two
     // `-` operands read it one after the other as GNU does.
     let mut stdin_buf: Option<ReadBuf> = None;
     let producer = || {
-        let name = next.next()?;
-        Some(if name == "-" {
-            let buf = stdin_buf.get_or_insert_with(ReadBuf::default);
-            Item::Done((name, hash(name, buf)))
-        } else {
-            Item::Work(name)
+        Some(match next.next()? {
+            Err((name, e)) => Item::Done((name, Err(e))),
+            Ok(name) if name == "-" => {
+                let buf = stdin_buf.get_or_insert_with(ReadBuf::default);
+                let r = hash(&name, buf);
+                Item::Done((name, r))
+            }
+            Ok(name) => Item::Work(name),
         })
     };
+    let json = cfg.json;
     sched::run_ordered(
         jobs,
         jobs * WINDOW_PER_JOB,
         producer,
-        |name, buf| (name, hash(name, buf)),
+        |name: OsString, buf| {
+            started(&name);
+            let r = hash(&name, buf);
+            (name, r)
+        },
         |(name, r)| {
-            let name_bytes = io::os_bytes(name);
+            let name_bytes = io::os_bytes(&name);
             match r {
                 Ok(d) => {
                     if per_file_debug {
                         run.error_msg(&debug_line(algo, &name_bytes, d.method));
                     }
                     line.clear();
-                    output::format_record(&mut line, algo, &d.digest, d.size, &name_bytes, &fmt);
+                    if json {
+                        crate::json::hash_record(
+                            &mut line,
+                            &name_bytes,
+                            algo,
+                            Ok((&d.digest, d.size)),
+                            cfg.encoding,
+                        );
+                    } else {
+                        output::format_record(&mut line, algo, &d.digest, d.size, &name_bytes, &fmt);
+                    }
                     run.write_out(&line);
                 }
                 Err(e) => {
                     run.error_io(&name_bytes, &e);
+                    if json {
+                        line.clear();
+                        crate::json::hash_record(&mut line, &name_bytes, algo, Err(&e), cfg.encoding);
+                        run.write_out(&line);
+                    }
                     ok = false;
                 }
             }
@@ -345,14 +389,32 @@ pub fn backend_report() -> String {
 /// Runs the configured job and returns the process exit status.
 pub fn run(cfg: &Config) -> i32 {
     let mut run = Run::new(&cfg.prog, cfg.compat);
+    if let Some((dir, force)) = &cfg.install_links {
+        let ok = crate::install::install_links(&mut run, dir, *force) & run.finish();
+        return if ok { 0 } else { 1 };
+    }
     let mut ok = true;
+    let ticker = Progress::start(cfg.progress).map(|(p, t)| {
+        run.progress = Some(p);
+        t
+    });
     match cfg.mode {
         Mode::Hash => ok = hash_files(&mut run, cfg),
         Mode::Check => {
-            for f in &cfg.files {
-                ok &= check::check_file(&mut run, cfg, f);
+            for f in Inputs::new(cfg.files.clone(), &cfg.files_from, cfg.null, None) {
+                match f {
+                    Ok(f) => ok &= check::check_file(&mut run, cfg, &f),
+                    Err((name, e)) => {
+                        run.error_io(&io::os_bytes(&name), &e);
+                        ok = false;
+                    }
+                }
             }
         }
+    }
+    if let Some(t) = ticker {
+        t.finish();
+        run.progress = None;
     }
     if let Err(e) = io::check_stdin_closed() {
         run.error_msg(format!("standard input: {}", strerror(&e)).as_bytes());

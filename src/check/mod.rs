@@ -11,6 +11,7 @@ use crate::app::Run;
 use crate::cli::personality::Personality;
 use crate::cli::{Config, GnuCompat, Verbosity};
 use crate::io;
+use crate::json::Outcome;
 use crate::output::{escape, quote};
 use crate::sched::{self, Item};
 use parse::{Expect, LineError, Parser, TagRule};
@@ -195,6 +196,8 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
         Event::Verified {
             name: job.name,
             result,
+            line: job.line,
+            algo: job.algo,
         }
     };
     {
@@ -239,6 +242,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                             name: p.name,
                             algo: p.algo,
                             expected: p.digest,
+                            line: line_no,
                         };
                         // Standard input named in a checksum file is read
                         // here, in order, never by two threads at once.
@@ -263,6 +267,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                         return Some(Item::Done(Event::Misformatted {
                             msg: Some(msg),
                             ambiguous: true,
+                            line: line_no,
                         }));
                     }
                     Err(LineError::Malformed) => {
@@ -280,26 +285,51 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                         return Some(Item::Done(Event::Misformatted {
                             msg,
                             ambiguous: false,
+                            line: line_no,
                         }));
                     }
                 }
             }
         };
         let status = cfg.verbosity == Verbosity::Status;
+        // `--json`: a record per line replaces each status line.
+        let json = |run: &mut Run,
+                    line: u64,
+                    file: Option<(&[u8], Algorithm)>,
+                    outcome: Outcome,
+                    error: Option<String>| {
+            let mut out = Vec::new();
+            crate::json::check_record(&mut out, &checkfile_bytes, line, file, outcome, error);
+            run.write_out(&out);
+        };
         let emit = |ev: Event| match ev {
             Event::ReadError => {
                 aborted = true;
                 run.error_msg(&[&quote::quotef(display)[..], b": read error"].concat());
             }
             _ if aborted => {}
-            Event::Misformatted { msg, ambiguous } => {
+            Event::Misformatted { msg, ambiguous, line } => {
                 t.misformatted += 1;
                 t.ambiguous += u64::from(ambiguous);
                 if let Some(m) = msg {
                     run.error_msg(&m);
                 }
+                if cfg.json && !status {
+                    let (outcome, error) = if ambiguous {
+                        let e = "the digest length fits several algorithms; use -a ALGO";
+                        (Outcome::Ambiguous, Some(e.to_string()))
+                    } else {
+                        (Outcome::Malformed, None)
+                    };
+                    json(run, line, None, outcome, error);
+                }
             }
-            Event::Verified { name, result } => {
+            Event::Verified {
+                name,
+                result,
+                line,
+                algo,
+            } => {
                 t.properly_formatted = true;
                 match result {
                     Err(e) => {
@@ -308,7 +338,10 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                         }
                         run.error_io(&name, &e);
                         t.open_failures += 1;
-                        if !status {
+                        if cfg.json && !status {
+                            let err = Some(crate::error::strerror(&e));
+                            json(run, line, Some((&name, algo)), Outcome::Unreadable, err);
+                        } else if !status {
                             let mut out = status_name(cfg, &name);
                             out.extend_from_slice(b": FAILED open or read\n");
                             run.write_out(&out);
@@ -320,7 +353,10 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                         } else {
                             t.mismatched += 1;
                         }
-                        if !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
+                        if cfg.json && !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
+                            let outcome = if ok { Outcome::Ok } else { Outcome::Mismatch };
+                            json(run, line, Some((&name, algo)), outcome, None);
+                        } else if !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
                             let mut out = status_name(cfg, &name);
                             out.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
                             run.write_out(&out);
@@ -408,17 +444,25 @@ struct Job {
     name: Vec<u8>,
     algo: Algorithm,
     expected: Vec<u8>,
+    /// Its line number in the checksum file (for `--json`).
+    line: u64,
 }
 
 /// One line's outcome, emitted in line order.
 enum Event {
     /// An improperly formatted line, with the message `-w` (or an
     /// ambiguous digest length) prints.
-    Misformatted { msg: Option<Vec<u8>>, ambiguous: bool },
+    Misformatted {
+        msg: Option<Vec<u8>>,
+        ambiguous: bool,
+        line: u64,
+    },
     /// A listed file was read: does its digest match?
     Verified {
         name: Vec<u8>,
         result: std::io::Result<bool>,
+        line: u64,
+        algo: Algorithm,
     },
     /// The checksum file itself could not be read further.
     ReadError,

@@ -123,7 +123,8 @@ pub struct Config {
     pub ignore_missing: bool,
     /// `--debug`: report which implementation ran.
     pub debug: bool,
-    /// The operands, as bytes; `-` is standard input. Never empty.
+    /// The operands, as bytes; `-` is standard input. Never empty unless
+    /// `--files-from` lists are given.
     pub files: Vec<OsString>,
     /// True when FILE operands were given (GNU cksum prints the name in CRC
     /// lines only then).
@@ -135,6 +136,140 @@ pub struct Config {
     pub jobs: usize,
     /// How files are read (`--io`, else `MHASH_IO`; default auto).
     pub io: IoMode,
+    /// `-r`: directories among the inputs are walked (native face only).
+    pub walk: Option<crate::walk::Walk>,
+    /// `--files-from` lists, read after the operands (native face only).
+    pub files_from: Vec<OsString>,
+    /// `-0`: the lists' names end with NUL, not newline.
+    pub null: bool,
+    /// `--json`: JSON Lines on standard output (native face only).
+    pub json: bool,
+    /// When a progress bar may show; always `Never` under GNU names.
+    pub progress: crate::progress::ProgressMode,
+    /// `--install-links DIR` (with `--force`): make the GNU-named links
+    /// and exit.
+    pub install_links: Option<(std::path::PathBuf, bool)>,
+}
+
+/// The native face's own options (none exist under GNU names).
+#[derive(Clone, Debug, Default)]
+struct Native {
+    walk: Option<crate::walk::Walk>,
+    files_from: Vec<OsString>,
+    null: bool,
+    json: bool,
+    progress: crate::progress::ProgressMode,
+    install_links: Option<(std::path::PathBuf, bool)>,
+}
+
+impl Native {
+    /// Reads and checks the native options clap parsed.
+    fn from_matches(m: &clap::ArgMatches) -> Result<Native, Error> {
+        let strings = |id: &str| -> Vec<String> {
+            m.get_many::<String>(id)
+                .map(|v| v.cloned().collect())
+                .unwrap_or_default()
+        };
+        let recursive = m.get_flag("recursive");
+        let include = strings("include");
+        let exclude = strings("exclude");
+        if !recursive {
+            for (on, name) in [
+                (m.get_flag("follow"), "follow"),
+                (m.get_flag("one-file-system"), "one-file-system"),
+                (!include.is_empty(), "include"),
+                (!exclude.is_empty(), "exclude"),
+            ] {
+                if on {
+                    return Err(Error::usage(format!(
+                        "the --{name} option is meaningful only with --recursive"
+                    )));
+                }
+            }
+        }
+        let walk = if recursive {
+            Some(crate::walk::Walk {
+                follow: m.get_flag("follow"),
+                one_file_system: m.get_flag("one-file-system"),
+                include: crate::walk::Globs::new(&include).map_err(Error::usage)?,
+                exclude: crate::walk::Globs::new(&exclude).map_err(Error::usage)?,
+            })
+        } else {
+            None
+        };
+        let files_from: Vec<OsString> = m
+            .get_many::<OsString>("files-from")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default();
+        let null = m.get_flag("null");
+        if null && files_from.is_empty() {
+            return Err(Error::usage(
+                "the --null option is meaningful only with --files-from",
+            ));
+        }
+        let progress = if m.get_flag("progress") {
+            crate::progress::ProgressMode::Always
+        } else if m.get_flag("no-progress") {
+            crate::progress::ProgressMode::Never
+        } else {
+            crate::progress::ProgressMode::Auto
+        };
+        let force = m.get_flag("force");
+        let install_links = m
+            .get_one::<std::path::PathBuf>("install-links")
+            .map(|d| (d.clone(), force));
+        if force && install_links.is_none() {
+            return Err(Error::usage(
+                "the --force option is meaningful only with --install-links",
+            ));
+        }
+        Ok(Native {
+            walk,
+            files_from,
+            null,
+            json: m.get_flag("json"),
+            progress,
+            install_links,
+        })
+    }
+}
+
+/// `mhash completions SHELL` and `mhash man`: the text to print, or `None`
+/// when `args` is not one of them.
+fn special_command(args: &[OsString]) -> Option<Result<String, Error>> {
+    let what = args.get(1)?.to_str()?;
+    match what {
+        "completions" => {
+            let shells = "bash, zsh, fish, powershell, elvish";
+            let Some(name) = args.get(2).and_then(|s| s.to_str()) else {
+                return Some(Err(Error::usage(format!("completions: name a shell ({shells})"))));
+            };
+            if args.len() > 3 {
+                return Some(Err(Error::usage("completions: one SHELL only")));
+            }
+            let Ok(shell) = name.parse::<clap_complete::Shell>() else {
+                return Some(Err(Error::usage(format!(
+                    "completions: unknown shell {} ({shells})",
+                    lq(name)
+                ))));
+            };
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut command(Personality::Mhash), "mhash", &mut out);
+            Some(Ok(String::from_utf8_lossy(&out).into_owned()))
+        }
+        "man" => {
+            if args.len() > 2 {
+                return Some(Err(Error::usage("man: takes no operands")));
+            }
+            let cmd = command(Personality::Mhash).version(env!("CARGO_PKG_VERSION"));
+            let mut out = Vec::new();
+            if let Err(e) = clap_mangen::Man::new(cmd).render(&mut out) {
+                return Some(Err(Error::fatal(format!("man: {e}"))));
+            }
+            Some(Ok(String::from_utf8_lossy(&out).into_owned()))
+        }
+        _ => None,
+    }
 }
 
 /// The outcome of parsing: run, or print help/version and exit 0.
@@ -311,13 +446,123 @@ pub fn command(p: Personality) -> Command {
                 Some('v'),
                 "with --version: also list the backends and CPU features",
             ))
+            .arg(
+                flag(
+                    "recursive",
+                    "recursive",
+                    Some('r'),
+                    "hash every regular file under each DIR operand, in byte-wise path order",
+                )
+                .help_heading("Walking directories and lists"),
+            )
+            .arg(
+                flag(
+                    "follow",
+                    "follow",
+                    Some('L'),
+                    "with -r: follow symbolic links (loops are detected and reported)",
+                )
+                .help_heading("Walking directories and lists"),
+            )
+            .arg(
+                Arg::new("include")
+                    .long("include")
+                    .value_name("GLOB")
+                    .action(ArgAction::Append)
+                    .help("with -r: hash only files whose name (or relative path, if GLOB has '/') matches")
+                    .help_heading("Walking directories and lists"),
+            )
+            .arg(
+                Arg::new("exclude")
+                    .long("exclude")
+                    .value_name("GLOB")
+                    .action(ArgAction::Append)
+                    .help("with -r: skip files and directories whose name (or relative path) matches")
+                    .help_heading("Walking directories and lists"),
+            )
+            .arg(
+                flag(
+                    "one-file-system",
+                    "one-file-system",
+                    None,
+                    "with -r: stay on the file system of each DIR operand",
+                )
+                .help_heading("Walking directories and lists"),
+            )
+            .arg(
+                Arg::new("files-from")
+                    .long("files-from")
+                    .value_name("LIST")
+                    .action(ArgAction::Append)
+                    .value_parser(clap::value_parser!(OsString))
+                    .help("also hash the files named in LIST, one per line (- is standard input)")
+                    .help_heading("Walking directories and lists"),
+            )
+            .arg(
+                flag(
+                    "null",
+                    "null",
+                    Some('0'),
+                    "with --files-from: names end with NUL, as find -print0 writes them",
+                )
+                .help_heading("Walking directories and lists"),
+            )
+            .arg(
+                flag(
+                    "json",
+                    "json",
+                    None,
+                    "print one JSON object per file (per line with -c) instead of text lines",
+                )
+                .help_heading("Output"),
+            )
+            .arg(
+                flag(
+                    "progress",
+                    "progress",
+                    None,
+                    "show a progress bar on stderr even when it is not a terminal or the run is short",
+                )
+                .overrides_with("no-progress")
+                .help_heading("Output"),
+            )
+            .arg(
+                flag(
+                    "no-progress",
+                    "no-progress",
+                    None,
+                    "never show a progress bar (default: on a terminal, after 1 s or for a file over 256 MiB)",
+                )
+                .overrides_with("progress")
+                .help_heading("Output"),
+            )
+            .arg(
+                Arg::new("install-links")
+                    .long("install-links")
+                    .value_name("DIR")
+                    .value_parser(clap::value_parser!(std::path::PathBuf))
+                    .help("create md5sum, sha1sum, ..., b2sum, cksum in DIR as links to this binary, then exit")
+                    .help_heading("Installing"),
+            )
+            .arg(
+                flag(
+                    "force",
+                    "force",
+                    None,
+                    "with --install-links: replace files that are already there",
+                )
+                .help_heading("Installing"),
+            )
             .about("Compute and check checksums with the fastest implementation for this CPU.")
             .override_usage("mhash [-a ALGO] [OPTION]... [FILE]...")
             .after_help(
                 "With no FILE, or when FILE is -, read standard input. Output is GNU's untagged\n\
                  format, so `mhash -a sha256 * > SHA256SUMS` is readable by `sha256sum -c`.\n\
                  `mhash -c FILE` works out the algorithm per line: from a BSD tag, from -a,\n\
-                 from the checksum file's name (SHA256SUMS, *.md5, ...) or from the digest length.",
+                 from the checksum file's name (SHA256SUMS, *.md5, ...) or from the digest length.\n\
+                 \n\
+                 `mhash completions SHELL` prints a completion script (bash, zsh, fish,\n\
+                 powershell, elvish); `mhash man` prints this manual as a roff man page.",
             );
     }
     cmd
@@ -503,9 +748,18 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         }
         Ok(false)
     };
+    if p == Personality::Mhash
+        && let Some(text) = special_command(&args)
+    {
+        return text.map(Parsed::Print);
+    }
     let mut jobs = env_jobs();
     let mut io = env_io();
     let mut report = false;
+    let mut native = Native::default();
+    if p.is_gnu() {
+        native.progress = crate::progress::ProgressMode::Never;
+    }
     let (opts, operands) = if p.is_gnu() {
         let s = getopt::scan(p, compat, &args, &mut immediate)?;
         (s.opts, s.operands)
@@ -526,6 +780,9 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         }
         if let Some(v) = m.get_one::<String>("io") {
             io = IoMode::from_name(v).unwrap_or(IoMode::Auto);
+        }
+        if print.is_none() {
+            native = Native::from_matches(&m)?;
         }
         let verbose_version = m.get_flag("verbose") && m.get_flag("version");
         report = m.get_flag("backends") || verbose_version;
@@ -731,14 +988,25 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
             }
         }
     }
+    if check && native.walk.is_some() {
+        return Err(Error::usage(
+            "the --recursive option is meaningful only when hashing",
+        ));
+    }
+    if native.json && raw {
+        return Err(Error::usage("--json and --raw are mutually exclusive"));
+    }
+    if native.install_links.is_some() && !operands.is_empty() {
+        return Err(Error::usage("--install-links takes no FILE operands"));
+    }
     let mut files: Vec<OsString> = operands;
-    let files_given = !files.is_empty();
-    if raw && files.len() > 1 {
+    let files_given = !files.is_empty() || !native.files_from.is_empty();
+    if raw && (files.len() > 1 || native.walk.is_some() || !native.files_from.is_empty()) {
         return Err(Error::fatal(
             "the --raw option is not supported with multiple files",
         ));
     }
-    if files.is_empty() {
+    if files.is_empty() && native.files_from.is_empty() {
         files.push(OsString::from("-"));
     }
     let family = match choice {
@@ -795,6 +1063,12 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         family,
         jobs,
         io,
+        walk: native.walk,
+        files_from: native.files_from,
+        null: native.null,
+        json: native.json,
+        progress: native.progress,
+        install_links: native.install_links,
     })))
 }
 

@@ -96,6 +96,7 @@ pub fn feed_mapped(file: &File, size: u64, hasher: &mut dyn Hasher, total: &mut 
             return Ok(Outcome::Shrank);
         }
         *total += len as u64;
+        crate::progress::note_bytes(len as u64);
         off += len as u64;
     }
     Ok(Outcome::Whole)

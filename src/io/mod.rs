@@ -114,6 +114,7 @@ pub fn feed(
             Ok(n) => {
                 hasher.update(&bytes[..n]);
                 *total += n as u64;
+                crate::progress::note_bytes(n as u64);
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),

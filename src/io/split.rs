@@ -92,6 +92,7 @@ fn hash_range(f: &File, start: u64, end: u64, h: &mut dyn Hasher, buf: &mut Read
             Ok(0) => return Ok(false),
             Ok(n) => {
                 h.update(&bytes[..n]);
+                crate::progress::note_bytes(n as u64);
                 off += n as u64;
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

@@ -1,0 +1,139 @@
+//! `mhash --install-links DIR`: make mhash answer to the GNU names by
+//! creating `DIR/md5sum`, `DIR/sha256sum`, ... as symbolic links to the
+//! running binary (hard links on Windows, where symlinks need a privilege).
+//!
+//! Nothing is replaced unless `--force`: if any name is taken by something
+//! else, each such name is reported and no link is made. A name that
+//! already links to this binary is left as it is, so running it twice is
+//! harmless.
+
+use crate::app::Run;
+use std::path::{Path, PathBuf};
+
+/// The names created, one per GNU personality.
+pub const LINK_NAMES: [&str; 8] = [
+    "md5sum",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "b2sum",
+    "cksum",
+];
+
+/// Whether `link` already is a link to `exe`.
+fn links_to(link: &Path, exe: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        match std::fs::read_link(link) {
+            Ok(target) => {
+                let target = link.parent().map_or(target.clone(), |d| d.join(&target));
+                std::fs::canonicalize(target).is_ok_and(|t| t == exe)
+            }
+            Err(_) => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        same_file(link, exe)
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn make_link(exe: &Path, link: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(exe, link)
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::hard_link(exe, link)
+    }
+}
+
+/// Creates the links in `dir` to the running binary, printing
+/// `DIR/NAME -> BINARY` for each one made. Returns true on success.
+pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
+    let exe = match std::env::current_exe().and_then(std::fs::canonicalize) {
+        Ok(p) => p,
+        Err(e) => {
+            run.error_io(b"cannot locate the running binary", &e);
+            return false;
+        }
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            let e = std::io::Error::other("Not a directory");
+            run.error_io(&crate::io::os_bytes(dir.as_os_str()), &e);
+            return false;
+        }
+        Err(e) => {
+            run.error_io(&crate::io::os_bytes(dir.as_os_str()), &e);
+            return false;
+        }
+    }
+    let links: Vec<PathBuf> = LINK_NAMES
+        .iter()
+        .map(|n| dir.join(format!("{n}{}", std::env::consts::EXE_SUFFIX)))
+        .collect();
+    // First pass: what is already there.
+    let mut todo = Vec::new();
+    let mut ok = true;
+    for link in &links {
+        let shown = crate::io::os_bytes(link.as_os_str()).into_owned();
+        match std::fs::symlink_metadata(link) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => todo.push((link, false)),
+            Err(e) => {
+                run.error_io(&shown, &e);
+                ok = false;
+            }
+            Ok(_) if links_to(link, &exe) => {}
+            Ok(m) if m.is_dir() => {
+                let e = std::io::Error::other("Is a directory");
+                run.error_io(&shown, &e);
+                ok = false;
+            }
+            Ok(_) if force => todo.push((link, true)),
+            Ok(_) => {
+                let mut msg = crate::output::quote::quotef(&shown);
+                msg.extend_from_slice(b": File exists (--force replaces it)");
+                run.error_msg(&msg);
+                ok = false;
+            }
+        }
+    }
+    if !ok {
+        return false;
+    }
+    for (link, replace) in todo {
+        let shown = crate::io::os_bytes(link.as_os_str()).into_owned();
+        let r = if replace {
+            std::fs::remove_file(link).and_then(|()| make_link(&exe, link))
+        } else {
+            make_link(&exe, link)
+        };
+        match r {
+            Ok(()) => {
+                let mut line = shown;
+                line.extend_from_slice(b" -> ");
+                line.extend_from_slice(&crate::io::os_bytes(exe.as_os_str()));
+                line.push(b'\n');
+                run.write_out(&line);
+            }
+            Err(e) => {
+                run.error_io(&shown, &e);
+                ok = false;
+            }
+        }
+    }
+    ok
+}

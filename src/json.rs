@@ -1,0 +1,175 @@
+//! `--json`: JSON Lines records, one object per line on standard output.
+//!
+//! Hash mode writes one object per input:
+//!
+//! ```text
+//! {"path":"abc","size":3,"algorithm":"sha256","digest":"ba7816bf..."}
+//! {"path":"gone","algorithm":"sha256","error":"No such file or directory"}
+//! ```
+//!
+//! Check mode writes one object per checksum line, with its outcome (`ok`,
+//! `mismatch`, `unreadable`, `malformed`, `ambiguous`):
+//!
+//! ```text
+//! {"checksum_file":"SHA256SUMS","line":1,"path":"abc","algorithm":"sha256","outcome":"ok"}
+//! ```
+//!
+//! A path is a JSON string when it is valid UTF-8, else an array of its
+//! byte values, so no name is ever altered. Fields that do not apply are
+//! left out rather than `null`.
+
+use crate::algo::{AlgoKind, Algorithm};
+use crate::output::Encoding;
+use serde::Serialize;
+
+/// A file name: a string when it is valid UTF-8, else its bytes.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Name<'a> {
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+impl<'a> Name<'a> {
+    fn new(b: &'a [u8]) -> Name<'a> {
+        match std::str::from_utf8(b) {
+            Ok(s) => Name::Text(s),
+            Err(_) => Name::Bytes(b),
+        }
+    }
+}
+
+/// The algorithm's name as `-a` takes it; a shortened BLAKE2b is
+/// `blake2b-BITS`.
+pub fn algorithm_name(algo: Algorithm) -> String {
+    if algo.kind == AlgoKind::Blake2b && algo.bits != 512 {
+        format!("blake2b-{}", algo.bits)
+    } else {
+        algo.kind.name().to_string()
+    }
+}
+
+#[derive(Serialize)]
+struct HashRecord<'a> {
+    path: Name<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<u64>,
+    algorithm: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    digest: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+fn digest_text(digest: &[u8], encoding: Encoding) -> String {
+    let mut v = Vec::new();
+    let enc = if encoding == Encoding::Base64 {
+        Encoding::Base64
+    } else {
+        Encoding::Hex
+    };
+    crate::output::encode_digest(&mut v, digest, enc);
+    String::from_utf8(v).unwrap_or_default()
+}
+
+/// Appends the hash-mode record for `name` and a newline to `out`: the
+/// digest (hex, or base64 with `--base64`) and size in bytes on success,
+/// else the error.
+pub fn hash_record(
+    out: &mut Vec<u8>,
+    name: &[u8],
+    algo: Algorithm,
+    result: Result<(&[u8], u64), &std::io::Error>,
+    encoding: Encoding,
+) {
+    let rec = match result {
+        Ok((digest, size)) => HashRecord {
+            path: Name::new(name),
+            size: Some(size),
+            algorithm: algorithm_name(algo),
+            digest: Some(digest_text(digest, encoding)),
+            error: None,
+        },
+        Err(e) => HashRecord {
+            path: Name::new(name),
+            size: None,
+            algorithm: algorithm_name(algo),
+            digest: None,
+            error: Some(crate::error::strerror(e)),
+        },
+    };
+    write_line(out, &rec);
+}
+
+/// How one checksum line turned out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The file's digest matched.
+    Ok,
+    /// The file's digest differed.
+    Mismatch,
+    /// The file could not be opened or read.
+    Unreadable,
+    /// The line is not a checksum line.
+    Malformed,
+    /// The line's digest fits several algorithms; `-a` is needed.
+    Ambiguous,
+}
+
+#[derive(Serialize)]
+struct CheckRecord<'a> {
+    checksum_file: Name<'a>,
+    line: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<Name<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    algorithm: Option<String>,
+    outcome: Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// Appends the check-mode record for line `line` (from 1) of
+/// `checksum_file` and a newline to `out`; `file` is the listed file and
+/// its algorithm, absent for a line that could not be parsed.
+pub fn check_record(
+    out: &mut Vec<u8>,
+    checksum_file: &[u8],
+    line: u64,
+    file: Option<(&[u8], Algorithm)>,
+    outcome: Outcome,
+    error: Option<String>,
+) {
+    let rec = CheckRecord {
+        checksum_file: Name::new(checksum_file),
+        line,
+        path: file.map(|(n, _)| Name::new(n)),
+        algorithm: file.map(|(_, a)| algorithm_name(a)),
+        outcome,
+        error,
+    };
+    write_line(out, &rec);
+}
+
+fn write_line<T: Serialize>(out: &mut Vec<u8>, rec: &T) {
+    // Serializing these plain structs into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, rec);
+    out.push(b'\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_are_not_utf8_become_byte_arrays() {
+        let mut out = Vec::new();
+        let algo = Algorithm::new(AlgoKind::Md5);
+        hash_record(&mut out, b"a\xffb", algo, Ok((&[0xab, 0xcd], 7)), Encoding::Hex);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"path\":[97,255,98],\"size\":7,\"algorithm\":\"md5\",\"digest\":\"abcd\"}\n"
+        );
+    }
+}

@@ -1,0 +1,323 @@
+//! Turning what the user named into the inputs to hash: the operands as
+//! given, names read from `--files-from` lists, and, with `-r`, every
+//! regular file under each directory among them.
+//!
+//! [`Inputs`] is a lazy iterator: a list or a tree is read as the run
+//! consumes it, so memory does not grow with the number of files (walkdir
+//! holds one sorted directory listing per level of the path being walked).
+//! Problems along the way (an unreadable directory, a symlink loop, a list
+//! that cannot be opened) come out in their place as errors carrying a name,
+//! for the caller to report in order and go on.
+//!
+//! Walk order is deterministic: byte-wise order of the whole path, as
+//! `LC_ALL=C sort` orders `find`'s output. Within one directory, entries are
+//! compared by name, a directory as if its name ended in `/`, which gives
+//! exactly that order (`a-b` sorts before `a/x` because `-` < `/`).
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use std::cmp::Ordering;
+use std::collections::VecDeque;
+use std::ffi::{OsStr, OsString};
+use std::io::{self, BufRead};
+use std::path::{Path, PathBuf};
+
+/// What `-r` does: which files a walk yields and how it treats links and
+/// mount points.
+#[derive(Clone, Debug, Default)]
+pub struct Walk {
+    /// `--follow`: follow symbolic links inside the tree (loops are
+    /// detected and reported). Without it, symlinks found while walking are
+    /// skipped; an operand that is a symlink to a directory is still walked.
+    pub follow: bool,
+    /// `--one-file-system`: do not descend into directories on another
+    /// file system than their operand's.
+    pub one_file_system: bool,
+    /// `--include GLOB`: when any is given, only files that match one are
+    /// hashed (directories are still entered).
+    pub include: Globs,
+    /// `--exclude GLOB`: files that match are skipped, directories that
+    /// match are not entered. Exclusion wins over inclusion.
+    pub exclude: Globs,
+}
+
+/// A set of `--include`/`--exclude` patterns. A pattern without `/` is
+/// matched against an entry's file name (`*.o`); one with `/` against its
+/// path relative to the operand being walked (`build/**`, `src/*.rs`),
+/// where `*` does not cross `/` but `**` does.
+#[derive(Clone, Debug, Default)]
+pub struct Globs {
+    names: Option<GlobSet>,
+    paths: Option<GlobSet>,
+    count: usize,
+}
+
+impl Globs {
+    /// Compiles `patterns`.
+    ///
+    /// # Errors
+    /// The pattern that failed to parse and globset's reason.
+    pub fn new(patterns: &[String]) -> Result<Globs, String> {
+        let mut names = GlobSetBuilder::new();
+        let mut paths = GlobSetBuilder::new();
+        let (mut n, mut p) = (0, 0);
+        for pat in patterns {
+            let glob: Glob = GlobBuilder::new(pat)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .map_err(|e| format!("invalid glob '{pat}': {}", e.kind()))?;
+            if pat.contains('/') {
+                paths.add(glob);
+                p += 1;
+            } else {
+                names.add(glob);
+                n += 1;
+            }
+        }
+        let build = |b: GlobSetBuilder, k: usize| -> Result<Option<GlobSet>, String> {
+            if k == 0 {
+                return Ok(None);
+            }
+            b.build().map(Some).map_err(|e| e.to_string())
+        };
+        Ok(Globs {
+            names: build(names, n)?,
+            paths: build(paths, p)?,
+            count: patterns.len(),
+        })
+    }
+
+    /// No patterns at all.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Whether `rel` (a path relative to the walked operand) matches.
+    pub fn matches(&self, rel: &Path) -> bool {
+        if let (Some(set), Some(name)) = (&self.names, rel.file_name())
+            && set.is_match(name)
+        {
+            return true;
+        }
+        self.paths.as_ref().is_some_and(|set| set.is_match(rel))
+    }
+}
+
+/// The sort key of a directory entry: its name, with `/` appended for a
+/// directory, so that per-directory order is whole-path byte order.
+fn entry_order(a: &walkdir::DirEntry, b: &walkdir::DirEntry) -> Ordering {
+    let key = |e: &walkdir::DirEntry| {
+        let mut k = e.file_name().as_encoded_bytes().to_vec();
+        if e.file_type().is_dir() {
+            k.push(b'/');
+        }
+        k
+    };
+    key(a).cmp(&key(b))
+}
+
+/// Where names come from, in order: the operands, then each list.
+enum Source {
+    /// Names given on the command line.
+    Operands(std::vec::IntoIter<OsString>),
+    /// A `--files-from` list: its name, and its reader once opened.
+    List {
+        name: OsString,
+        reader: Option<Box<dyn BufRead + Send>>,
+        sep: u8,
+    },
+}
+
+type Tree = Box<dyn Iterator<Item = walkdir::Result<walkdir::DirEntry>> + Send>;
+
+/// One input, or a problem found while looking for inputs: the name to
+/// report it under and the error.
+pub type Input = Result<OsString, (OsString, io::Error)>;
+
+/// The inputs of a run, in order (see the module documentation).
+pub struct Inputs {
+    sources: VecDeque<Source>,
+    walk: Option<Walk>,
+    tree: Option<Tree>,
+}
+
+impl Inputs {
+    /// Inputs from `operands`, then the names in each of `lists` (`-` is
+    /// standard input; entries end with NUL when `null`, else newline;
+    /// empty entries are skipped), each directory among them walked when
+    /// `walk` is given.
+    pub fn new(operands: Vec<OsString>, lists: &[OsString], null: bool, walk: Option<Walk>) -> Inputs {
+        let mut sources = VecDeque::new();
+        sources.push_back(Source::Operands(operands.into_iter()));
+        for l in lists {
+            sources.push_back(Source::List {
+                name: l.clone(),
+                reader: None,
+                sep: if null { b'\0' } else { b'\n' },
+            });
+        }
+        Inputs {
+            sources,
+            walk,
+            tree: None,
+        }
+    }
+
+    /// The next name from the operands and lists, before any walking.
+    fn next_name(&mut self) -> Option<Input> {
+        loop {
+            match self.sources.front_mut()? {
+                Source::Operands(it) => match it.next() {
+                    Some(n) => return Some(Ok(n)),
+                    None => {
+                        self.sources.pop_front();
+                    }
+                },
+                Source::List { name, reader, sep } => {
+                    if reader.is_none() {
+                        match open_list(name) {
+                            Ok(r) => *reader = Some(r),
+                            Err(e) => {
+                                let n = name.clone();
+                                self.sources.pop_front();
+                                return Some(Err((n, e)));
+                            }
+                        }
+                    }
+                    let r = reader.as_mut().expect("opened above");
+                    let mut entry = Vec::new();
+                    match r.read_until(*sep, &mut entry) {
+                        Ok(0) => {
+                            self.sources.pop_front();
+                        }
+                        Ok(_) => {
+                            if entry.last() == Some(sep) {
+                                entry.pop();
+                            }
+                            if !entry.is_empty() {
+                                return Some(Ok(crate::io::bytes_os(&entry)));
+                            }
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => {
+                            let n = list_display(name);
+                            self.sources.pop_front();
+                            return Some(Err((n, e)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts walking `root` when `-r` is on and it is a directory.
+    fn start_tree(&mut self, root: &OsStr) -> bool {
+        let Some(w) = &self.walk else {
+            return false;
+        };
+        if root == "-" || !std::fs::metadata(root).is_ok_and(|m| m.is_dir()) {
+            return false;
+        }
+        let root = PathBuf::from(root);
+        let walker = walkdir::WalkDir::new(&root)
+            .follow_links(w.follow)
+            .follow_root_links(true)
+            .same_file_system(w.one_file_system)
+            .sort_by(entry_order);
+        let exclude = w.exclude.clone();
+        let include = w.include.clone();
+        let prune_root = root.clone();
+        let tree = walker
+            .into_iter()
+            .filter_entry(move |e| {
+                e.depth() == 0 || exclude.is_empty() || !exclude.matches(relative(e.path(), &prune_root))
+            })
+            .filter(move |r| match r {
+                Ok(e) => {
+                    e.file_type().is_file()
+                        && (include.is_empty() || include.matches(relative(e.path(), &root)))
+                }
+                Err(_) => true,
+            });
+        self.tree = Some(Box::new(tree));
+        true
+    }
+}
+
+/// `path` relative to the walked operand `root`.
+fn relative<'a>(path: &'a Path, root: &Path) -> &'a Path {
+    path.strip_prefix(root).unwrap_or(path)
+}
+
+/// How a list is named in messages: `-` is "standard input", as GNU says.
+fn list_display(name: &OsStr) -> OsString {
+    if name == "-" {
+        OsString::from("standard input")
+    } else {
+        name.to_os_string()
+    }
+}
+
+fn open_list(name: &OsStr) -> io::Result<Box<dyn BufRead + Send>> {
+    let reader: Box<dyn io::Read + Send> = if name == "-" {
+        crate::io::stdin_reader()
+    } else {
+        Box::new(std::fs::File::open(name)?)
+    };
+    Ok(Box::new(io::BufReader::with_capacity(64 * 1024, reader)))
+}
+
+/// A walk error as an I/O error with the path it concerns.
+fn walk_error(e: walkdir::Error) -> (OsString, io::Error) {
+    let path = e.path().map(|p| p.as_os_str().to_os_string()).unwrap_or_default();
+    if let Some(ancestor) = e.loop_ancestor() {
+        let msg = format!("file system loop: it leads back to {}", ancestor.display());
+        return (path, io::Error::other(msg));
+    }
+    match e.into_io_error() {
+        Some(io) => (path, io),
+        None => (path, io::Error::other("walk error")),
+    }
+}
+
+impl Iterator for Inputs {
+    type Item = Input;
+
+    fn next(&mut self) -> Option<Input> {
+        loop {
+            if let Some(tree) = &mut self.tree {
+                match tree.next() {
+                    Some(Ok(e)) => return Some(Ok(e.into_path().into_os_string())),
+                    Some(Err(e)) => return Some(Err(walk_error(e))),
+                    None => self.tree = None,
+                }
+            }
+            match self.next_name()? {
+                Ok(name) => {
+                    if self.start_tree(&name) {
+                        continue;
+                    }
+                    return Some(Ok(name));
+                }
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_names_without_slash_and_paths_with_one() {
+        let g = Globs::new(&["*.o".into(), "build/**".into(), "src/*.rs".into()]).unwrap();
+        assert!(g.matches(Path::new("a/b/x.o")));
+        assert!(g.matches(Path::new("build/deep/x")));
+        assert!(g.matches(Path::new("src/main.rs")));
+        assert!(!g.matches(Path::new("src/cli/mod.rs")));
+        assert!(!g.matches(Path::new("x.c")));
+        assert!(Globs::new(&["a[".into()]).is_err());
+        assert!(Globs::new(&[]).unwrap().is_empty());
+    }
+}
