@@ -219,11 +219,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         mode: cfg.io,
         read_errors_end_input: lenient_crc,
         // One file alone may use every thread itself (the CRCs split it).
-        threads: if cfg.files.len() == 1 && !expands {
-            sched::effective_jobs(cfg.jobs)
-        } else {
-            1
-        },
+        threads: (cfg.files.len() == 1 && !expands).then_some(cfg.jobs),
     };
     let hash =
         move |name: &std::ffi::OsString, buf: &mut ReadBuf| io::digest_input_with(name, algo, buf, &opts);

@@ -51,7 +51,8 @@ pub fn effective_jobs(requested: usize) -> usize {
     if requested > 0 {
         return requested;
     }
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 struct State<W, R, P> {
@@ -106,18 +107,23 @@ where
     });
     let room = Condvar::new();
     let emit = Mutex::new(emit);
-    let worker = || worker_loop(&state, &room, &emit, &work, window);
+    let worker = |buf: ReadBuf| worker_loop(&state, &room, &emit, &work, window, buf);
     std::thread::scope(|s| {
         for _ in 1..jobs {
+            // Where memory is short (a thread stack or a buffer cannot be
+            // had), the run goes on with the threads it has.
+            let Some(buf) = ReadBuf::try_new() else {
+                break;
+            };
             let spawned = std::thread::Builder::new()
                 .name("mhash-worker".into())
                 .stack_size(WORKER_STACK)
-                .spawn_scoped(s, worker);
+                .spawn_scoped(s, move || worker(buf));
             if spawned.is_err() {
                 break;
             }
         }
-        worker();
+        worker(ReadBuf::default());
     });
 }
 
@@ -133,12 +139,12 @@ fn worker_loop<W, R, P, F, E>(
     emit: &Mutex<E>,
     work: &F,
     window: usize,
+    mut buf: ReadBuf,
 ) where
     P: FnMut() -> Option<Item<W, R>>,
     F: Fn(W, &mut ReadBuf) -> R,
     E: FnMut(R),
 {
-    let mut buf: Option<ReadBuf> = None;
     // Items are claimed in batches while they prove quick (small files),
     // so that hand-off costs (a lock, a wake-up) stay small beside the
     // hashing; one at a time once they take longer (large files), so that
@@ -183,7 +189,7 @@ fn worker_loop<W, R, P, F, E>(
         let n = claimed.len();
         for (idx, item) in claimed.drain(..) {
             let result = match item {
-                Item::Work(w) => work(w, buf.get_or_insert_with(ReadBuf::default)),
+                Item::Work(w) => work(w, &mut buf),
                 Item::Done(r) => r,
             };
             done.push((idx, result));

@@ -19,18 +19,46 @@ use std::path::Path;
 /// the best of 64 KiB..2 MiB measured here (see README, Performance).
 pub const READ_BUF_LEN: usize = 256 * 1024;
 
-/// One 4,096-byte page, the unit of [`ReadBuf`]'s alignment.
-#[derive(Clone, Copy)]
-#[repr(C, align(4096))]
-struct Page([u8; 4096]);
-
-/// A reusable read buffer, one per worker: [`READ_BUF_LEN`] bytes,
-/// page-aligned (so the kernel's copy out of the page cache is aligned).
-pub struct ReadBuf(Vec<Page>);
+/// A reusable read buffer, one per worker: [`read_size`] bytes, starting
+/// on a 4,096-byte page boundary (so the kernel's copy out of the page
+/// cache is aligned). Allocated zeroed (calloc-like: fresh pages are not
+/// touched until a read fills them, so start-up stays cheap).
+pub struct ReadBuf {
+    storage: Vec<u8>,
+    start: usize,
+}
 
 impl Default for ReadBuf {
     fn default() -> Self {
-        ReadBuf(vec![Page([0; 4096]); read_size() / 4096])
+        let len = read_size();
+        let storage = vec![0u8; len + 4096];
+        let start = storage.as_ptr().align_offset(4096).min(4096);
+        ReadBuf { storage, start }
+    }
+}
+
+impl ReadBuf {
+    /// A buffer, or `None` where memory is short (e.g. under `ulimit -v`):
+    /// extra worker threads then do without, instead of aborting the run.
+    pub fn try_new() -> Option<ReadBuf> {
+        let total = read_size() + 4096;
+        let layout = std::alloc::Layout::array::<u8>(total).ok()?;
+        // SAFETY: `layout` has a non-zero size; a null result is handled.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return None;
+        }
+        // SAFETY: `ptr` was allocated by the global allocator with the
+        // layout of `total` bytes of alignment 1, all initialised (zeroed);
+        // the vector takes ownership with length = capacity = `total`.
+        let storage = unsafe { Vec::from_raw_parts(ptr, total, total) };
+        let start = storage.as_ptr().align_offset(4096).min(4096);
+        Some(ReadBuf { storage, start })
+    }
+
+    pub(crate) fn bytes(&mut self) -> &mut [u8] {
+        let len = self.storage.len() - 4096;
+        &mut self.storage[self.start..self.start + len]
     }
 }
 
@@ -44,16 +72,6 @@ pub fn read_size() -> usize {
             .and_then(|v| v.trim().parse::<usize>().ok())
             .map_or(READ_BUF_LEN, |n| n.clamp(4096, 16 << 20) / 4096 * 4096)
     })
-}
-
-impl ReadBuf {
-    pub(crate) fn bytes(&mut self) -> &mut [u8] {
-        let len = self.0.len() * 4096;
-        // SAFETY: `Page` is `repr(C)` over `[u8; 4096]` with no padding, so
-        // the vector's storage is `len` initialised bytes, borrowed mutably
-        // for as long as `self` is.
-        unsafe { std::slice::from_raw_parts_mut(self.0.as_mut_ptr().cast::<u8>(), len) }
-    }
 }
 
 /// How regular files are read (`--io`, `MHASH_IO`). Standard input, pipes,
@@ -253,8 +271,10 @@ pub struct InputOpts {
     /// Open errors still fail.
     pub read_errors_end_input: bool,
     /// Threads one large regular file may be split across, for checksums
-    /// that can be computed in pieces (the CRCs); 1 = never split.
-    pub threads: usize,
+    /// that can be computed in pieces (the CRCs): `None` = never split,
+    /// `Some(n)` = `n` threads, `Some(0)` = one per core (counted only when
+    /// a file is large enough to split: counting reads cgroup files).
+    pub threads: Option<usize>,
 }
 
 impl Default for InputOpts {
@@ -262,7 +282,7 @@ impl Default for InputOpts {
         InputOpts {
             mode: IoMode::Auto,
             read_errors_end_input: false,
-            threads: 1,
+            threads: None,
         }
     }
 }
@@ -317,13 +337,14 @@ pub fn digest_input_with(
                 }
             }
         } else if let Some(size) = size
-            && opts.threads > 1
             && size >= SPLIT_MIN
+            && let Some(threads) = opts.threads.map(crate::sched::effective_jobs)
+            && threads > 1
             && !read_errors_end_input
             && hasher.segment().is_some()
         {
             advise_sequential(&f);
-            match split::feed_segments(&f, size, hasher.as_mut(), opts.threads, &mut total)? {
+            match split::feed_segments(&f, size, hasher.as_mut(), threads, &mut total)? {
                 true => {
                     method = "read (split)";
                     use std::io::Seek;

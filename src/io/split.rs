@@ -35,19 +35,26 @@ pub fn feed_segments(
         .map(|i| (i * seg_len, if i + 1 == n { size } else { (i + 1) * seg_len }))
         .collect();
     type SegResult = io::Result<Option<Box<dyn Hasher>>>;
-    let run_segment = |start: u64, end: u64, mut seg: Box<dyn Hasher>| -> SegResult {
-        let mut buf = ReadBuf::default();
-        hash_range(f, start, end, seg.as_mut(), &mut buf).map(|whole| whole.then_some(seg))
+    let run_segment = |start: u64, end: u64, mut seg: Box<dyn Hasher>, buf: &mut ReadBuf| -> SegResult {
+        hash_range(f, start, end, seg.as_mut(), buf).map(|whole| whole.then_some(seg))
     };
     let (first, rest): (io::Result<bool>, Vec<SegResult>) = std::thread::scope(|s| {
         let mut pending = Vec::new();
         for &(start, end) in &bounds[1..] {
             let seg = hasher.segment().expect("checked by the caller");
-            let spawned = std::thread::Builder::new()
-                .stack_size(STACK)
-                .spawn_scoped(s, move || run_segment(start, end, seg));
-            // No thread to be had: the segment is hashed here, afterwards.
-            pending.push(spawned.map_err(|_| (start, end)));
+            // No memory or no thread to be had: the segment is hashed
+            // here, afterwards.
+            let spawned = match ReadBuf::try_new() {
+                Some(buf) => std::thread::Builder::new()
+                    .stack_size(STACK)
+                    .spawn_scoped(s, move || {
+                        let mut buf = buf;
+                        run_segment(start, end, seg, &mut buf)
+                    })
+                    .map_err(|_| (start, end)),
+                None => Err((start, end)),
+            };
+            pending.push(spawned);
         }
         let mut buf = ReadBuf::default();
         let first = hash_range(f, bounds[0].0, bounds[0].1, hasher, &mut buf);
@@ -58,7 +65,8 @@ pub fn feed_segments(
                     .join()
                     .unwrap_or_else(|_| Err(io::Error::other("segment thread panicked"))),
                 Err((start, end)) => {
-                    run_segment(start, end, hasher.segment().expect("checked by the caller"))
+                    let seg = hasher.segment().expect("checked by the caller");
+                    run_segment(start, end, seg, &mut buf)
                 }
             })
             .collect();
