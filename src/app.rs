@@ -68,6 +68,16 @@ impl Run {
         }
     }
 
+    /// Writes out what standard output holds (GNU writes each checksum
+    /// line when its file is done); a failure is kept for [`Run::finish`].
+    pub fn flush_now(&mut self) {
+        if self.write_error.is_none()
+            && let Err(e) = self.out.flush()
+        {
+            self.write_error = Some(e);
+        }
+    }
+
     /// Prints `PROG: MSG` on standard error. Standard output is flushed
     /// first, as GNU's `error()` does, so that the two streams keep their
     /// order when they share a pipe.
@@ -256,7 +266,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
             let r = hash(&name, buf);
             (name, r)
         },
-        |(name, r)| {
+        |(name, r), more| {
             let name_bytes = io::os_bytes(&name);
             match r {
                 Ok(d) => {
@@ -286,6 +296,9 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
                     }
                     ok = false;
                 }
+            }
+            if !more {
+                run.flush_now();
             }
         },
     );

@@ -71,7 +71,11 @@ struct State<W, R, P> {
 /// Runs every item `producer` yields, on `jobs` threads (the caller's
 /// included), and passes each result to `emit` in production order.
 ///
-/// `work` gets a reusable read buffer owned by the calling thread. At most
+/// `emit` gets each result and whether more results follow at once (false
+/// for the last of those ready now: the moment to flush output, so that a
+/// reader sees each result as soon as its turn comes, as GNU writes each
+/// line when its file is done). `work` gets a reusable read buffer owned
+/// by the calling thread. At most
 /// `window` results wait for their turn; a thread that gets ahead of the
 /// oldest unfinished item by that much waits. If a thread cannot be
 /// started, the run goes on with fewer.
@@ -81,7 +85,7 @@ where
     R: Send,
     P: FnMut() -> Option<Item<W, R>> + Send,
     F: Fn(W, &mut ReadBuf) -> R + Sync,
-    E: FnMut(R) + Send,
+    E: FnMut(R, bool) + Send,
 {
     let mut producer = producer;
     let mut emit = emit;
@@ -89,8 +93,8 @@ where
         let mut buf = ReadBuf::default();
         while let Some(item) = producer() {
             match item {
-                Item::Work(w) => emit(work(w, &mut buf)),
-                Item::Done(r) => emit(r),
+                Item::Work(w) => emit(work(w, &mut buf), false),
+                Item::Done(r) => emit(r, false),
             }
         }
         return;
@@ -108,11 +112,14 @@ where
     let room = Condvar::new();
     let emit = Mutex::new(emit);
     let worker = |buf: ReadBuf| worker_loop(&state, &room, &emit, &work, window, buf);
+    // The caller's own buffer first: it must exist (as in a one-job run);
+    // the other threads' buffers are taken only if memory allows.
+    let own = ReadBuf::default();
     std::thread::scope(|s| {
         for _ in 1..jobs {
             // Where memory is short (a thread stack or a buffer cannot be
             // had), the run goes on with the threads it has.
-            let Some(buf) = ReadBuf::try_new() else {
+            let Some(buf) = ReadBuf::try_new().filter(|_| headroom()) else {
                 break;
             };
             let spawned = std::thread::Builder::new()
@@ -123,8 +130,25 @@ where
                 break;
             }
         }
-        worker(ReadBuf::default());
+        worker(own);
     });
+}
+
+/// True when 1 MiB more of address space can still be had: a thread
+/// started now will find memory for what the C library allocates for it
+/// (glibc aborts the process when it cannot register a thread's TLS
+/// destructors). The probe is mapped untouched and freed at once.
+pub(crate) fn headroom() -> bool {
+    let layout = std::alloc::Layout::from_size_align(1 << 20, 4096).expect("valid layout");
+    // SAFETY: a non-zero-size layout; the block is freed with the same layout.
+    unsafe {
+        let p = std::alloc::alloc(layout);
+        if p.is_null() {
+            return false;
+        }
+        std::alloc::dealloc(p, layout);
+    }
+    true
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -143,7 +167,7 @@ fn worker_loop<W, R, P, F, E>(
 ) where
     P: FnMut() -> Option<Item<W, R>>,
     F: Fn(W, &mut ReadBuf) -> R,
-    E: FnMut(R),
+    E: FnMut(R, bool),
 {
     // Items are claimed in batches while they prove quick (small files),
     // so that hand-off costs (a lock, a wake-up) stay small beside the
@@ -224,8 +248,9 @@ fn worker_loop<W, R, P, F, E>(
             room.notify_all();
             drop(st);
             let mut e = lock(emit);
-            for r in ready {
-                e(r);
+            let last = ready.len() - 1;
+            for (i, r) in ready.into_iter().enumerate() {
+                e(r, i < last);
             }
             drop(e);
             st = lock(state);
@@ -265,7 +290,7 @@ mod tests {
                 std::hint::black_box(x);
                 w * 10
             },
-            |r| out.push(r),
+            |r, _more| out.push(r),
         );
         out
     }

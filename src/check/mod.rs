@@ -302,67 +302,75 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             crate::json::check_record(&mut out, &checkfile_bytes, line, file, outcome, error);
             run.write_out(&out);
         };
-        let emit = |ev: Event| match ev {
-            Event::ReadError => {
-                aborted = true;
-                run.error_msg(&[&quote::quotef(display)[..], b": read error"].concat());
-            }
-            _ if aborted => {}
-            Event::Misformatted { msg, ambiguous, line } => {
-                t.misformatted += 1;
-                t.ambiguous += u64::from(ambiguous);
-                if let Some(m) = msg {
-                    run.error_msg(&m);
-                }
-                if cfg.json && !status {
-                    let (outcome, error) = if ambiguous {
-                        let e = "the digest length fits several algorithms; use -a ALGO";
-                        (Outcome::Ambiguous, Some(e.to_string()))
-                    } else {
-                        (Outcome::Malformed, None)
-                    };
-                    json(run, line, None, outcome, error);
-                }
-            }
-            Event::Verified {
-                name,
-                result,
-                line,
-                algo,
-            } => {
-                t.properly_formatted = true;
-                match result {
-                    Err(e) => {
-                        if cfg.ignore_missing && e.kind() == std::io::ErrorKind::NotFound {
-                            return;
+        let emit = |ev: Event, more: bool| {
+            'ev: {
+                match ev {
+                    Event::ReadError => {
+                        aborted = true;
+                        run.error_msg(&[&quote::quotef(display)[..], b": read error"].concat());
+                    }
+                    _ if aborted => {}
+                    Event::Misformatted { msg, ambiguous, line } => {
+                        t.misformatted += 1;
+                        t.ambiguous += u64::from(ambiguous);
+                        if let Some(m) = msg {
+                            run.error_msg(&m);
                         }
-                        run.error_io(&name, &e);
-                        t.open_failures += 1;
                         if cfg.json && !status {
-                            let err = Some(crate::error::strerror(&e));
-                            json(run, line, Some((&name, algo)), Outcome::Unreadable, err);
-                        } else if !status {
-                            let mut out = status_name(cfg, &name);
-                            out.extend_from_slice(b": FAILED open or read\n");
-                            run.write_out(&out);
+                            let (outcome, error) = if ambiguous {
+                                let e = "the digest length fits several algorithms; use -a ALGO";
+                                (Outcome::Ambiguous, Some(e.to_string()))
+                            } else {
+                                (Outcome::Malformed, None)
+                            };
+                            json(run, line, None, outcome, error);
                         }
                     }
-                    Ok(ok) => {
-                        if ok {
-                            t.matched = true;
-                        } else {
-                            t.mismatched += 1;
-                        }
-                        if cfg.json && !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
-                            let outcome = if ok { Outcome::Ok } else { Outcome::Mismatch };
-                            json(run, line, Some((&name, algo)), outcome, None);
-                        } else if !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
-                            let mut out = status_name(cfg, &name);
-                            out.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
-                            run.write_out(&out);
+                    Event::Verified {
+                        name,
+                        result,
+                        line,
+                        algo,
+                    } => {
+                        t.properly_formatted = true;
+                        match result {
+                            Err(e) => {
+                                if cfg.ignore_missing && e.kind() == std::io::ErrorKind::NotFound {
+                                    break 'ev;
+                                }
+                                run.error_io(&name, &e);
+                                t.open_failures += 1;
+                                if cfg.json && !status {
+                                    let err = Some(crate::error::strerror(&e));
+                                    json(run, line, Some((&name, algo)), Outcome::Unreadable, err);
+                                } else if !status {
+                                    let mut out = status_name(cfg, &name);
+                                    out.extend_from_slice(b": FAILED open or read\n");
+                                    run.write_out(&out);
+                                }
+                            }
+                            Ok(ok) => {
+                                if ok {
+                                    t.matched = true;
+                                } else {
+                                    t.mismatched += 1;
+                                }
+                                if cfg.json && !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
+                                    let outcome = if ok { Outcome::Ok } else { Outcome::Mismatch };
+                                    json(run, line, Some((&name, algo)), outcome, None);
+                                } else if !status && (!ok || cfg.verbosity != Verbosity::Quiet) {
+                                    let mut out = status_name(cfg, &name);
+                                    out.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
+                                    run.write_out(&out);
+                                }
+                            }
                         }
                     }
                 }
+            }
+            // GNU writes each status line when its file is done.
+            if !more {
+                run.flush_now();
             }
         };
         let jobs = sched::effective_jobs(cfg.jobs);

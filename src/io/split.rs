@@ -44,7 +44,7 @@ pub fn feed_segments(
             let seg = hasher.segment().expect("checked by the caller");
             // No memory or no thread to be had: the segment is hashed
             // here, afterwards.
-            let spawned = match ReadBuf::try_new() {
+            let spawned = match ReadBuf::try_new().filter(|_| crate::sched::headroom()) {
                 Some(buf) => std::thread::Builder::new()
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
