@@ -29,17 +29,30 @@ enum Unit<'a> {
     Escape(u8),
 }
 
-fn units(name: &[u8], utf8: bool) -> Vec<Unit<'_>> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < name.len() {
-        let b = name[i];
+/// The units of `name`, produced lazily: a name may be 100 MiB long (a
+/// checksum line names it), and a `Vec<Unit>` of it would take 24 bytes per
+/// byte of name.
+fn units(name: &[u8], utf8: bool) -> Units<'_> {
+    Units { name, i: 0, utf8 }
+}
+
+struct Units<'a> {
+    name: &'a [u8],
+    i: usize,
+    utf8: bool,
+}
+
+impl<'a> Iterator for Units<'a> {
+    type Item = Unit<'a>;
+
+    fn next(&mut self) -> Option<Unit<'a>> {
+        let (name, i) = (self.name, self.i);
+        let &b = name.get(i)?;
         if (0x20..0x7f).contains(&b) {
-            out.push(Unit::Text(&name[i..i + 1]));
-            i += 1;
-            continue;
+            self.i += 1;
+            return Some(Unit::Text(&name[i..i + 1]));
         }
-        if b >= 0x80 && utf8 {
+        if b >= 0x80 && self.utf8 {
             let len = match b {
                 0xc2..=0xdf => 2,
                 0xe0..=0xef => 3,
@@ -50,15 +63,13 @@ fn units(name: &[u8], utf8: bool) -> Vec<Unit<'_>> {
                 && i + len <= name.len()
                 && std::str::from_utf8(&name[i..i + len]).is_ok_and(|s| !s.chars().any(char::is_control))
             {
-                out.push(Unit::Text(&name[i..i + len]));
-                i += len;
-                continue;
+                self.i += len;
+                return Some(Unit::Text(&name[i..i + len]));
             }
         }
-        out.push(Unit::Escape(b));
-        i += 1;
+        self.i += 1;
+        Some(Unit::Escape(b))
     }
-    out
 }
 
 /// GNU's `quote()` (gnulib `locale_quoting_style`) for the values in
@@ -82,11 +93,10 @@ pub fn quote_with(name: &[u8], utf8: bool) -> Vec<u8> {
     if name.is_empty() {
         return b"''".to_vec();
     }
-    let us = units(name, utf8);
     let mut needs = false;
     let mut has_single = false;
     let mut dq_ok = true; // every character reads the same inside "..."
-    for (idx, u) in us.iter().enumerate() {
+    for (idx, u) in units(name, utf8).enumerate() {
         match u {
             Unit::Escape(_) => {
                 needs = true;
@@ -128,7 +138,7 @@ pub fn quote_with(name: &[u8], utf8: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(name.len() + 8);
     out.push(b'\'');
     let mut in_escape = false;
-    for u in &us {
+    for u in units(name, utf8) {
         match u {
             Unit::Escape(b) => {
                 if !in_escape {
@@ -143,7 +153,7 @@ pub fn quote_with(name: &[u8], utf8: bool) -> Vec<u8> {
                     0x08 => out.extend_from_slice(b"\\b"),
                     0x0c => out.extend_from_slice(b"\\f"),
                     0x0b => out.extend_from_slice(b"\\v"),
-                    _ => out.extend_from_slice(format!("\\{:03o}", b).as_bytes()),
+                    _ => out.extend_from_slice(&[b'\\', b'0' + (b >> 6), b'0' + ((b >> 3) & 7), b'0' + (b & 7)]),
                 }
             }
             Unit::Text(t) => {
