@@ -148,8 +148,13 @@ impl Env {
     }
 }
 
+/// Bytes for a failure message: line by line, non-ASCII bytes escaped.
 fn show(b: &[u8]) -> String {
-    let s = String::from_utf8_lossy(&b[..b.len().min(2000)]).into_owned();
+    let s = b[..b.len().min(2000)]
+        .split(|&c| c == b'\n')
+        .map(|l| l.escape_ascii().to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
     if b.len() > 2000 {
         format!("{s}... ({} bytes)", b.len())
     } else {
@@ -256,7 +261,12 @@ fn check_file_with_nul_bytes() {
     assert_eq!(m.status.code(), Some(1));
     assert!(out(&m).starts_with("a: OK\n"), "{}", out(&m));
     assert!(err(&m).contains("missing: No such file or directory"));
-    for tool in ["sha256sum -c -w nul", "cksum -c -w nul", "b2sum -c -w nul", "sha256sum -c --strict nul"] {
+    for tool in [
+        "sha256sum -c -w nul",
+        "cksum -c -w nul",
+        "b2sum -c -w nul",
+        "sha256sum -c --strict nul",
+    ] {
         e.same(tool);
     }
 }
@@ -269,7 +279,11 @@ fn check_file_with_invalid_utf8() {
     f.extend(line(&[A256.as_bytes(), b"  \xff\xfe\n"]));
     f.extend(line(&[b"\xff\xfe\xfd  a\n"]));
     f.extend(line(&[b"SHA256 (\xc3\x28) = ", A256.as_bytes(), b"\n"]));
-    f.extend(line(&[b"SHA256 (a) = ", &A256.as_bytes()[..60], b"\xc3\xa9\xc3\xa9\n"]));
+    f.extend(line(&[
+        b"SHA256 (a) = ",
+        &A256.as_bytes()[..60],
+        b"\xc3\xa9\xc3\xa9\n",
+    ]));
     f.extend(line(&[A256.as_bytes(), b"  a\n"]));
     f.extend(line(&[b"\x80\x81\x82 \xf0\x28\x8c\xbc\n"]));
     f.extend(line(&[b"\\", A256.as_bytes(), b"  \xff\\n\xfe\n"]));
@@ -316,23 +330,31 @@ fn check_file_with_a_100_mib_line() {
     f.push(b'\n');
     e.w("longname", &f);
     drop(f);
-    let m = e.same("sha256sum -c longname >o 2>e; echo $?; wc -c <o; wc -c <e; grep -c 'File name too long' e");
+    let m =
+        e.same("sha256sum -c longname >o 2>e; echo $?; wc -c <o; wc -c <e; grep -c 'File name too long' e");
     assert_eq!(
         out(&m),
         format!(
             "1\n{}\n{}\n1\n",
             name_len + ": FAILED open or read\n".len(),
-            name_len + "sha256sum: : File name too long\n".len() + "sha256sum: WARNING: 1 listed file could not be read\n".len(),
+            name_len
+                + "sha256sum: : File name too long\n".len()
+                + "sha256sum: WARNING: 1 listed file could not be read\n".len(),
         )
     );
     let tail = fs::read(e.work.join("e")).unwrap();
-    assert!(tail.ends_with(b"nnnnn: File name too long\nsha256sum: WARNING: 1 listed file could not be read\n"));
+    assert!(
+        tail.ends_with(b"nnnnn: File name too long\nsha256sum: WARNING: 1 listed file could not be read\n")
+    );
     // Memory: the name is held a few times over (line, name, quoted name,
     // message): about 5x (GNU 9.1: 2x). It was 20x (2 GB for a 100 MiB
     // name) before quote.rs stopped building a 24-byte unit per byte.
     let (rss, _) = peak_rss_kib(&e, &["sha256sum", "-c", "longname"]);
     eprintln!("MEASURED sha256sum -c on a 16 MiB file name (after a 100 MiB comment): peak RSS {rss} KiB");
-    assert!(rss < 8 * 16 * 1024 + 110 * 1024, "peak RSS {rss} KiB for a 16 MiB name");
+    assert!(
+        rss < 8 * 16 * 1024 + 110 * 1024,
+        "peak RSS {rss} KiB for a 16 MiB name"
+    );
     let (rss, _) = peak_rss_kib(&e, &["sha256sum", "-c", "long"]);
     eprintln!("MEASURED sha256sum -c on a 100 MiB malformed line: peak RSS {rss} KiB");
     assert!(rss < 300 * 1024, "peak RSS {rss} KiB for a 100 MiB line");
@@ -408,7 +430,10 @@ fn blake2b_digest_of_65_bytes() {
     ] {
         let m = e.same(cmd);
         assert_eq!(m.status.code(), Some(1), "{cmd}");
-        assert!(err(&m).contains("no properly formatted checksum lines found"), "{cmd}");
+        assert!(
+            err(&m).contains("no properly formatted checksum lines found"),
+            "{cmd}"
+        );
     }
 }
 
@@ -423,24 +448,33 @@ fn base64_digest_with_odd_padding() {
     assert!(b.ends_with('=') && !b.ends_with("=="));
     let nopad = &b[..b.len() - 1];
     let lines = [
-        format!("SHA256 (a) = {b}"),      // 1 canonical: OK in 9.11
-        format!("SHA256 (a) = {nopad}"),  // 2 missing '='
-        format!("SHA256 (a) = {b}="),     // 3 one '=' too many
-        format!("SHA256 (a) = {nopad}A="), // 4 one character too many
+        format!("SHA256 (a) = {b}"),                        // 1 canonical: OK in 9.11
+        format!("SHA256 (a) = {nopad}"),                    // 2 missing '='
+        format!("SHA256 (a) = {b}="),                       // 3 one '=' too many
+        format!("SHA256 (a) = {nopad}A="),                  // 4 one character too many
         format!("SHA256 (a) = {}=={}", &b[..20], &b[22..]), // 5 '=' inside
-        format!("SHA256 (a) = {}==", &b[..b.len() - 2]), // 6 early '=='
-        format!("SHA256 (a) = ===={}", &b[4..]), // 7 leading padding
+        format!("SHA256 (a) = {}==", &b[..b.len() - 2]),    // 6 early '=='
+        format!("SHA256 (a) = ===={}", &b[4..]),            // 7 leading padding
     ];
     e.w("b64", (lines.join("\n") + "\n").as_bytes());
-    for cmd in ["sha256sum -c -w b64", "cksum -c -w b64", "cksum -a sha256 -c -w b64"] {
+    for cmd in [
+        "sha256sum -c -w b64",
+        "cksum -c -w b64",
+        "cksum -a sha256 -c -w b64",
+    ] {
         let m = e.same(cmd);
-        assert!(err(&m).contains("no properly formatted checksum lines found"), "{cmd}");
+        assert!(
+            err(&m).contains("no properly formatted checksum lines found"),
+            "{cmd}"
+        );
     }
     let m = e.mh_default("cksum -c -w b64");
     assert_eq!(out(&m), "a: OK\n");
     let mut want = String::new();
     for n in 2..=7 {
-        want.push_str(&format!("cksum: b64: {n}: improperly formatted SHA256 checksum line\n"));
+        want.push_str(&format!(
+            "cksum: b64: {n}: improperly formatted SHA256 checksum line\n"
+        ));
     }
     want.push_str("cksum: WARNING: 6 lines are improperly formatted\n");
     assert_eq!(err(&m), want);
@@ -484,12 +518,62 @@ fn invalid_backslash_escapes() {
     e.same("cksum -a sha256 -c -w esc");
 }
 
+/// cksum without -a: a NUL right after a tag ends it, as a blank does (GNU's
+/// algorithm_from_tag stops at the end of the C string). Found by
+/// proptest_gnu::check_mode_equals_gnu; fixed in src/check/parse.rs.
+#[test]
+fn nul_after_a_tag() {
+    let e = env();
+    let md5 = hex(AlgoKind::Md5, b"");
+    let b2 = hex(AlgoKind::Blake2b, b"");
+    for sep in ["\0", "\0 ", "\0\0", "\0\t", "\t", "\0-"] {
+        let f = format!("MD5{sep}(e) = {md5}\nBLAKE2b{sep}(e) = {b2}\n");
+        e.w("nultag", f.as_bytes());
+        for cmd in [
+            "cksum -c -w nultag",
+            "cksum -a md5 -c -w nultag",
+            "b2sum -c -w nultag",
+            "md5sum -c -w nultag",
+        ] {
+            e.same(cmd);
+        }
+    }
+    e.w(
+        "nultag",
+        format!("MD5\0(e) = {md5}\nMD5\0 (e) = {md5}\n").as_bytes(),
+    );
+    let m = e.same("cksum -c nultag");
+    assert_eq!(out(&m), "e: OK\ne: OK\n");
+    assert_eq!(m.status.code(), Some(0));
+}
+
+/// Option diagnostics quote the option bytes as they are (GNU getopt prints
+/// the raw byte of `-\xaa`); mhash prints U+FFFD instead.
+#[test]
+#[ignore = "needs fix: src/cli prints invalid-UTF-8 option characters as U+FFFD, GNU prints the raw bytes"]
+fn invalid_utf8_in_option_names() {
+    let e = env();
+    for cmd in [
+        "md5sum -$'\\xaa' a",
+        "md5sum a --$'\\xaa'",
+        "cksum -$'\\xaa\\xbb' a",
+        "b2sum --length=$'\\xff' a",
+    ] {
+        e.same(cmd);
+    }
+}
+
 #[test]
 fn whitespace_only_lines() {
     let e = env();
     let f = format!(" \n\t\n   \t  \n\r\n \r\n\u{b}\n\u{c}\n{A256}  a\n \n");
     e.w("ws", f.as_bytes());
-    for cmd in ["sha256sum -c -w ws", "sha256sum -c --strict ws", "cksum -c -w ws", "b2sum -c -w ws"] {
+    for cmd in [
+        "sha256sum -c -w ws",
+        "sha256sum -c --strict ws",
+        "cksum -c -w ws",
+        "b2sum -c -w ws",
+    ] {
         e.same(cmd);
     }
     e.w("onlyws", b"  \n\t\n\n\r\n");
@@ -512,7 +596,11 @@ fn final_line_without_newline() {
     assert_eq!(out(&m), "a: OK\n");
     e.w("nonl3", format!("{A256}  a\n#").as_bytes());
     e.same("sha256sum -c nonl3");
-    e.same("printf '%s  a' {A256} | sha256sum -c".replace("{A256}", A256).as_str());
+    e.same(
+        "printf '%s  a' {A256} | sha256sum -c"
+            .replace("{A256}", A256)
+            .as_str(),
+    );
 }
 
 #[test]
@@ -598,9 +686,7 @@ fn fifo_operand() {
         assert!(o.status.success(), "{side}");
     }
     // A FIFO as the checksum file.
-    let m = e.same(&format!(
-        "(printf '%s  a\\n' {A256} > fifo &); sha256sum -c fifo"
-    ));
+    let m = e.same(&format!("(printf '%s  a\\n' {A256} > fifo &); sha256sum -c fifo"));
     assert_eq!(out(&m), "a: OK\n");
 }
 
@@ -653,7 +739,10 @@ fn dangling_symlink_and_symlink_loop() {
         assert_eq!(m.status.code(), Some(1));
         e.same(&format!("{t} -c dangling loop1"));
     }
-    e.w("sums", format!("{A256}  dangling\n{A256}  loop1\n{A256}  a\n").as_bytes());
+    e.w(
+        "sums",
+        format!("{A256}  dangling\n{A256}  loop1\n{A256}  a\n").as_bytes(),
+    );
     let m = e.same("sha256sum -c sums");
     assert_eq!(
         out(&m),
@@ -769,7 +858,10 @@ fn length_option_values() {
     }
     let two = |v: &str, second: &str| {
         let m = e.same(&format!("b2sum -l {v} a"));
-        assert_eq!(err(&m), format!("b2sum: invalid length: '{v}'\nb2sum: {second}\n"));
+        assert_eq!(
+            err(&m),
+            format!("b2sum: invalid length: '{v}'\nb2sum: {second}\n")
+        );
         assert_eq!(m.status.code(), Some(1));
     };
     two("7", "length is not a multiple of 8");
@@ -838,7 +930,10 @@ fn pipe_closed_early() {
             format!("{t} {names}; echo \"st=$?\" >&2")
         };
         for (cmd, want) in [
-            (format!("{t} a {names}; echo \"st=$?\" >&2"), "st=141\n".to_string()),
+            (
+                format!("{t} a {names}; echo \"st=$?\" >&2"),
+                "st=141\n".to_string(),
+            ),
             (check, "st=141\n".to_string()),
             (
                 format!("trap '' PIPE; {t} a {names}; echo \"st=$?\" >&2"),
@@ -964,7 +1059,7 @@ fn read_error_mid_file_test_double() {
     impl Read for FailAfter {
         fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
             self.reads += 1;
-            if self.reads % 3 == 0 {
+            if self.reads.is_multiple_of(3) {
                 return Err(std::io::ErrorKind::Interrupted.into());
             }
             if self.left == 0 {
@@ -1045,7 +1140,11 @@ fn file_shrinking_and_growing_while_hashed() {
     }
     assert_eq!(o2.status.code(), Some(0), "sha256sum: {}", status_str(&o2));
     assert_eq!(out(&o2).lines().count(), 6);
-    assert!(out(&o2).lines().all(|l| l.len() == 64 + 8 && l.ends_with("  moving")));
+    assert!(
+        out(&o2)
+            .lines()
+            .all(|l| l.len() == 64 + 8 && l.ends_with("  moving"))
+    );
 }
 
 /// The file is deleted and re-created while it is hashed: each pass either
@@ -1080,7 +1179,11 @@ fn file_deleted_while_hashed() {
     assert_eq!(o.status.code(), Some(if missing > 0 { 1 } else { 0 }));
     // Every digest is of 0, some, or all of the 4 MiB of zeros: at least
     // it is a 64-digit line for the right name.
-    assert!(out(&o).lines().all(|l| l.len() == 64 + 11 && l.ends_with("  vanishing")));
+    assert!(
+        out(&o)
+            .lines()
+            .all(|l| l.len() == 64 + 11 && l.ends_with("  vanishing"))
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -1218,9 +1321,7 @@ fn slow_ten_million_line_check_file() {
 #[test]
 fn check_mode_runs_under_startup_vm_plus_12_mb() {
     let e = env();
-    let fits = |kib: u64, cmd: &str| -> Output {
-        e.sh(&e.mh, &format!("ulimit -v {kib} && {cmd}"))
-    };
+    let fits = |kib: u64, cmd: &str| -> Output { e.sh(&e.mh, &format!("ulimit -v {kib} && {cmd}")) };
     // The smallest limit under which `cksum --version` runs (as GNU's
     // get_min_ulimit_v_ finds it), to 64 KiB.
     let (mut lo, mut hi) = (1024u64, 4 << 20);
@@ -1263,7 +1364,11 @@ fn check_mode_runs_under_startup_vm_plus_12_mb() {
         let o = fits(limit, &format!("{cmd} | tail -n1"));
         assert!(o.status.success(), "{cmd} under ulimit -v {limit}: {}", err(&o));
         let last = out(&o);
-        assert!(last == "e: OK\n" || last == "big: OK\n", "{cmd}: {last:?} {}", err(&o));
+        assert!(
+            last == "e: OK\n" || last == "big: OK\n",
+            "{cmd}: {last:?} {}",
+            err(&o)
+        );
         assert_eq!(err(&o), "", "{cmd}");
     }
 }

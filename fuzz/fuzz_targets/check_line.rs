@@ -12,10 +12,7 @@ use mhash::check::parse::{Expect, Parser, TagRule};
 use mhash::output::escape;
 
 fn expect(sel: u8) -> Expect {
-    let tagged: Vec<AlgoKind> = AlgoKind::ALL
-        .into_iter()
-        .filter(|k| k.tag().is_some())
-        .collect();
+    let tagged: Vec<AlgoKind> = AlgoKind::ALL.into_iter().filter(|k| k.tag().is_some()).collect();
     let base64 = sel & 0x80 != 0;
     match sel % 6 {
         // sha256sum
