@@ -796,9 +796,9 @@ fn slow_sparse_file_over_4_gib() {
     // Known answers (GNU coreutils 9.1 `cksum big`, `cksum -a crc32b` in
     // 9.11 = zlib's crc32 over 4 GiB + 1 zero bytes).
     let m = e.same("cksum big");
-    assert_eq!(out(&m), "2662080037 4294967297 big\n");
+    assert_eq!(out(&m), "2989721029 4294967297 big\n");
     let m = e.mh_default("cksum -a crc32b big");
-    assert_eq!(out(&m), "2383330597 4294967297 big\n");
+    assert_eq!(out(&m), "1104745215 4294967297 big\n");
     assert!(m.status.success());
 }
 
@@ -1261,11 +1261,10 @@ fn endless_check_input_keeps_memory_bounded() {
     assert!(rss < 16 * 1024, "peak RSS {rss} KiB");
 }
 
-/// A check file of 10 million lines, streamed from a writer thread:
-/// peak RSS is recorded and bounded.
+/// A check file of 10 million lines (80 MB), streamed from a writer
+/// thread: peak RSS is recorded and bounded (~5 s in a debug build).
 #[test]
-#[ignore = "slow: run by .ci/run (cargo test --test reliability -- --ignored slow_)"]
-fn slow_ten_million_line_check_file() {
+fn ten_million_line_check_file() {
     let e = env();
     let e256 = hex(AlgoKind::Sha256, b"");
     let mut child = e
