@@ -39,8 +39,9 @@ pub enum TagRule {
     /// the tag (its terminator), whatever it is, then allows one space:
     /// `BLAKE2b\t(f)` and even `SHA256x (f)` are accepted.
     AnyChar,
-    /// cksum without `-a`: the tag ends at a blank, `-` or `(`; the blank
-    /// is consumed and one more space may follow (`MD5  (f)`).
+    /// cksum without `-a`: the tag ends at a blank, `-`, `(` or NUL; the
+    /// blank (or NUL) is consumed and one more space may follow
+    /// (`MD5  (f)`, `MD5\0(f)`).
     Blank,
 }
 
@@ -212,7 +213,12 @@ impl Parser {
             }
             let mut j = i + tag.len();
             let next = s.get(j).copied();
-            if self.expect.tag_rule != TagRule::AnyChar && !matches!(next, Some(b' ' | b'\t' | b'-' | b'(')) {
+            // GNU's algorithm_from_tag ends the tag at a blank, `-`, `(`
+            // or the end of the C string: a NUL after the tag counts.
+            if self.expect.tag_rule != TagRule::AnyChar
+                && !matches!(next, Some(b' ' | b'\t' | b'-' | b'('))
+                && !(self.expect.tag_rule == TagRule::Blank && next == Some(0))
+            {
                 continue;
             }
             self.last_tag = Some(tag);
@@ -227,7 +233,7 @@ impl Parser {
                 j += 1 + used;
             } else if next != Some(b'(')
                 && (self.expect.tag_rule == TagRule::AnyChar
-                    || (self.expect.tag_rule == TagRule::Blank && matches!(next, Some(b' ' | b'\t'))))
+                    || (self.expect.tag_rule == TagRule::Blank && matches!(next, Some(b' ' | b'\t' | 0))))
             {
                 j += 1;
             }
@@ -389,6 +395,37 @@ mod tests {
             p.parse(format!("\\{H}  bad\\x").as_bytes()),
             Err(LineError::Malformed)
         );
+    }
+
+    #[test]
+    fn cksum_tags_may_end_at_nul() {
+        // GNU 9.1 `cksum -c` (no -a) reads `MD5\0(f) = ...` and
+        // `MD5\0 (f) = ...`: its tag scan stops at the NUL, which the BSD
+        // parse then overwrites as the tag's terminator.
+        let md5 = "d41d8cd98f00b204e9800998ecf8427e";
+        let mut p = Parser::new(
+            Expect {
+                tag_kinds: vec![AlgoKind::Md5, AlgoKind::Sha256],
+                tag_rule: TagRule::Blank,
+                untagged: None,
+                blake2b_auto_length: true,
+                infer_by_length: false,
+                base64: false,
+                short_lines: true,
+            },
+            false,
+        );
+        for sep in ["\0", "\0 "] {
+            let l = p.parse(format!("MD5{sep}(f) = {md5}").as_bytes()).unwrap();
+            assert_eq!((l.algo.kind, &l.name[..]), (AlgoKind::Md5, &b"f"[..]));
+        }
+        assert_eq!(
+            p.parse(format!("MD5\0\0(f) = {md5}").as_bytes()),
+            Err(LineError::Malformed)
+        );
+        // md5sum's strict rule still rejects it.
+        let mut q = sha256_parser();
+        assert!(q.parse(format!("SHA256\0(f) = {H}").as_bytes()).is_err());
     }
 
     #[test]
