@@ -58,6 +58,17 @@ pub fn should_map(mode: IoMode, algo: Algorithm, size: u64) -> bool {
     }
 }
 
+/// Whether a file hashed with `algo` could be mapped in `mode`, whatever
+/// its size (when not, its size need not be asked for).
+pub fn may_map(mode: IoMode, algo: Algorithm) -> bool {
+    guard::supported()
+        && match mode {
+            IoMode::Read => false,
+            IoMode::Mmap => true,
+            IoMode::Auto => AUTO_MAP_KINDS.contains(&algo.kind),
+        }
+}
+
 /// The algorithms `auto` maps (files of at least 1 MiB): none, see
 /// [`should_map`].
 const AUTO_MAP_KINDS: [AlgoKind; 0] = [];

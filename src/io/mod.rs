@@ -125,11 +125,28 @@ pub fn feed(
     buf: &mut ReadBuf,
     total: &mut u64,
 ) -> io::Result<u64> {
+    feed_then(reader, hasher, buf, total, &mut || {})
+}
+
+/// [`feed`], calling `on_big` once if the first read fills the whole
+/// buffer (a file of at least [`read_size`] bytes: worth a read-ahead hint).
+fn feed_then(
+    reader: &mut dyn Read,
+    hasher: &mut dyn Hasher,
+    buf: &mut ReadBuf,
+    total: &mut u64,
+    on_big: &mut dyn FnMut(),
+) -> io::Result<u64> {
     let bytes = buf.bytes();
+    let mut first = true;
     loop {
         match reader.read(bytes) {
             Ok(0) => return Ok(*total),
             Ok(n) => {
+                if first && n == bytes.len() {
+                    on_big();
+                }
+                first = false;
                 hasher.update(&bytes[..n]);
                 *total += n as u64;
                 crate::progress::note_bytes(n as u64);
@@ -305,7 +322,11 @@ pub fn digest_input_with(
         feed(&mut stdin_reader(), hasher.as_mut(), buf, &mut total)
     } else {
         let mut f = File::open(Path::new(name))?;
-        let size = regular_size(&f);
+        // The size decides mapping and splitting only; where neither can
+        // happen, skip the fstat (one system call less per small file).
+        let needs_size = opts.threads.is_some() || mapped::may_map(mode, algo);
+        let size = if needs_size { regular_size(&f) } else { None };
+        let mut advised = false;
         if let Some(size) = size
             && mapped::should_map(mode, algo, size)
         {
@@ -360,10 +381,19 @@ pub fn digest_input_with(
             }
         } else if size.is_some_and(|n| n >= SEQUENTIAL_HINT_MIN) {
             advise_sequential(&f);
+            advised = true;
         }
         // Streams the file, or, after a map, whatever it grew by since
-        // it was opened: the digest is of the bytes there until EOF.
-        feed(&mut f, hasher.as_mut(), buf, &mut total)
+        // it was opened: the digest is of the bytes there until EOF. A
+        // file not measured above gets its read-ahead hint once it proves
+        // large (its first read fills the buffer).
+        let hint_later = !advised && size.is_none();
+        let fd = raw_fd(&f);
+        feed_then(&mut f, hasher.as_mut(), buf, &mut total, &mut || {
+            if hint_later {
+                advise_sequential_fd(fd);
+            }
+        })
     };
     match r {
         Ok(_) => {}
@@ -394,16 +424,33 @@ fn regular_size(f: &File) -> Option<u64> {
 /// Tells the kernel the file will be read once, front to back (Linux: a
 /// larger read-ahead window). Only a hint: errors are ignored.
 fn advise_sequential(f: &File) {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
+    advise_sequential_fd(raw_fd(f));
+}
+
+/// The descriptor number of `f` (-1 where there is none).
+fn raw_fd(f: &File) -> i32 {
+    #[cfg(unix)]
     {
         use std::os::fd::AsRawFd;
-        // SAFETY: a plain syscall on a descriptor `f` owns; no memory is passed.
-        unsafe {
-            libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_SEQUENTIAL);
-        }
+        f.as_raw_fd()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = f;
+        -1
+    }
+}
+
+/// [`advise_sequential`] on an open descriptor number.
+fn advise_sequential_fd(fd: i32) {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    // SAFETY: a plain syscall on a descriptor number; no memory is passed;
+    // a stale number fails with EBADF, which is ignored.
+    unsafe {
+        libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_SEQUENTIAL);
     }
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    let _ = f;
+    let _ = fd;
 }
 
 /// The bytes of an OS string: exact on Unix; UTF-8 (lossy) elsewhere.
