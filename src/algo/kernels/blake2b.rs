@@ -3,17 +3,8 @@
 
 use crate::algo::Hasher;
 
-/// The BLAKE2b IV (RFC 7693 §2.6, the SHA-512 initial value).
-const IV: [u64; 8] = [
-    0x6a09e667f3bcc908,
-    0xbb67ae8584caa73b,
-    0x3c6ef372fe94f82b,
-    0xa54ff53a5f1d36f1,
-    0x510e527fade682d1,
-    0x9b05688c2b3e6c1f,
-    0x1f83d9abfb41bd6b,
-    0x5be0cd19137e2179,
-];
+/// The BLAKE2b IV (RFC 7693 §2.6): the SHA-512 initial value.
+const IV: [u64; 8] = super::sha512::IV_512;
 
 /// The message schedule SIGMA (RFC 7693 §2.7); rounds 10 and 11 reuse
 /// rows 0 and 1.

@@ -90,19 +90,23 @@ const K: [u64; 80] = [
     0x6c44198c4a475817,
 ];
 
+/// The SHA-512 initial hash value, FIPS 180-4 §5.3.5 (also BLAKE2b's IV,
+/// RFC 7693 §2.6).
+pub(in crate::algo) const IV_512: [u64; 8] = [
+    0x6a09e667f3bcc908,
+    0xbb67ae8584caa73b,
+    0x3c6ef372fe94f82b,
+    0xa54ff53a5f1d36f1,
+    0x510e527fade682d1,
+    0x9b05688c2b3e6c1f,
+    0x1f83d9abfb41bd6b,
+    0x5be0cd19137e2179,
+];
+
 impl Sha512 {
     /// The SHA-512 initial hash value, FIPS 180-4 §5.3.5.
     pub(in crate::algo) fn new_512() -> Sha512 {
-        Sha512([
-            0x6a09e667f3bcc908,
-            0xbb67ae8584caa73b,
-            0x3c6ef372fe94f82b,
-            0xa54ff53a5f1d36f1,
-            0x510e527fade682d1,
-            0x9b05688c2b3e6c1f,
-            0x1f83d9abfb41bd6b,
-            0x5be0cd19137e2179,
-        ])
+        Sha512(IV_512)
     }
     /// The SHA-384 initial hash value, FIPS 180-4 §5.3.4.
     pub(in crate::algo) fn new_384() -> Sha512 {
