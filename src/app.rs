@@ -37,7 +37,7 @@ impl Run {
         let line_buffered = std::io::stdout().is_terminal();
         let stdout = io::stdout_writer();
         Run {
-            prog: prog.as_bytes().to_vec(),
+            prog: crate::cli::message_bytes(prog),
             compat,
             out: std::io::BufWriter::with_capacity(64 * 1024, stdout),
             line_buffered,

@@ -14,7 +14,7 @@ use std::io::Write;
 fn real_main(args: Vec<OsString>) -> i32 {
     let argv0 = args.first().cloned().unwrap_or_default();
     let personality = Personality::from_argv0(&argv0);
-    let prog = argv0.to_string_lossy().into_owned();
+    let prog = cli::lossless(&argv0);
     match cli::parse(personality, args) {
         Ok(Parsed::Run(cfg)) => mhash::app::run(&cfg),
         Ok(Parsed::Print(text)) => mhash::app::print_text(&prog, &text),
@@ -23,18 +23,21 @@ fn real_main(args: Vec<OsString>) -> i32 {
             detail,
             try_help,
         }) => {
-            let mut err = std::io::stderr().lock();
+            // Messages may hold argument bytes that are not UTF-8 (see
+            // `cli::lossless`): they are written back as those bytes.
+            let mut text = String::new();
             if let Some(m) = msg {
                 for line in m.lines() {
-                    let _ = writeln!(err, "{prog}: {line}");
+                    text.push_str(&format!("{prog}: {line}\n"));
                 }
             }
             if let Some(d) = detail {
-                let _ = writeln!(err, "{d}");
+                text.push_str(&format!("{d}\n"));
             }
             if try_help {
-                let _ = writeln!(err, "Try '{prog} --help' for more information.");
+                text.push_str(&format!("Try '{prog} --help' for more information.\n"));
             }
+            let _ = std::io::stderr().lock().write_all(&cli::message_bytes(&text));
             1
         }
     }

@@ -557,7 +557,6 @@ fn nul_after_a_tag() {
 /// Option diagnostics quote the option bytes as they are (GNU getopt prints
 /// the raw byte of `-\xaa`); mhash prints U+FFFD instead.
 #[test]
-#[ignore = "needs fix: src/cli prints invalid-UTF-8 option characters as U+FFFD, GNU prints the raw bytes"]
 fn invalid_utf8_in_option_names() {
     let e = env();
     for cmd in [

@@ -135,7 +135,7 @@ pub fn scan<E: From<GetoptError>>(
     let mut only_operands = false;
     while i < args.len() {
         let raw = &args[i];
-        let a = raw.to_string_lossy().into_owned();
+        let a = super::lossless(raw);
         i += 1;
         if only_operands || a == "-" || !a.starts_with('-') {
             out.operands.push(raw.clone());
@@ -172,7 +172,7 @@ pub fn scan<E: From<GetoptError>>(
                     Some(v) => v,
                     None if i < args.len() => {
                         i += 1;
-                        args[i - 1].to_string_lossy().into_owned()
+                        super::lossless(&args[i - 1])
                     }
                     None => return Err(GetoptError(format!("option '--{long}' requires an argument")).into()),
                 };
@@ -189,6 +189,9 @@ pub fn scan<E: From<GetoptError>>(
                 let c = chars[k];
                 k += 1;
                 let Some(long) = short_option(p, c) else {
+                    // glibc's getopt reads bytes: it reports the first byte
+                    // of a multibyte character, raw.
+                    let c = super::first_byte_char(c);
                     cluster_error = Some(GetoptError(format!("invalid option -- '{c}'")));
                     break;
                 };
@@ -199,7 +202,7 @@ pub fn scan<E: From<GetoptError>>(
                     k = chars.len();
                 } else if i < args.len() {
                     i += 1;
-                    found.push(make(long, Some(args[i - 1].to_string_lossy().into_owned())));
+                    found.push(make(long, Some(super::lossless(&args[i - 1]))));
                 } else {
                     cluster_error = Some(GetoptError(format!("option requires an argument -- '{c}'")));
                 }

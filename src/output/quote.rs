@@ -75,6 +75,58 @@ impl<'a> Iterator for Units<'a> {
 /// GNU's `quote()` (gnulib `locale_quoting_style`) for the values in
 /// usage diagnostics (`invalid length: '12'`): ASCII apostrophes in the C
 /// locale, `‘` and `’` where the locale's charset is UTF-8.
+/// GNU's `quote (ARG)` (gnulib quotearg, `locale_quoting_style`) of an
+/// argument's bytes: in the C locale `'...'` with `\\`, `\'`, C escapes
+/// (`\n`, `\t`, ...) and 3-digit octal for other control and non-ASCII
+/// bytes; in a UTF-8 locale `‘...’`, printable characters kept, `\\` and
+/// C escapes, octal for control and invalid bytes.
+pub fn locale_quote_bytes(b: &[u8]) -> String {
+    let utf8 = utf8_locale();
+    let mut out = String::from(if utf8 { "\u{2018}" } else { "'" });
+    let escape = |out: &mut String, byte: u8| {
+        let letter = match byte {
+            7 => Some('a'),
+            8 => Some('b'),
+            12 => Some('f'),
+            b'\n' => Some('n'),
+            b'\r' => Some('r'),
+            b'\t' => Some('t'),
+            11 => Some('v'),
+            _ => None,
+        };
+        match letter {
+            Some(l) => {
+                out.push('\\');
+                out.push(l);
+            }
+            None => out.push_str(&format!("\\{byte:03o}")),
+        }
+    };
+    for chunk in b.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\'' if !utf8 => out.push_str("\\'"),
+                c if c.is_ascii() && (c as u8) >= 0x20 && c != '\x7f' => out.push(c),
+                c if !c.is_ascii() && utf8 && !c.is_control() => out.push(c),
+                c => {
+                    let mut buf = [0u8; 4];
+                    for &byte in c.encode_utf8(&mut buf).as_bytes() {
+                        escape(&mut out, byte);
+                    }
+                }
+            }
+        }
+        for &byte in chunk.invalid() {
+            escape(&mut out, byte);
+        }
+    }
+    out.push_str(if utf8 { "\u{2019}" } else { "'" });
+    out
+}
+
+/// [`locale_quote_bytes`] without escapes, for text known to be printable
+/// ASCII (algorithm names, option names).
 pub fn locale_quote(s: &str) -> String {
     if utf8_locale() {
         format!("\u{2018}{s}\u{2019}")
