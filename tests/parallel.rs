@@ -306,7 +306,14 @@ fn one_large_file_split_across_threads_gives_the_same_crc() {
         let (split, split_err) = run("-j3");
         assert_eq!(split, one, "{algo}");
         assert!(one_err.ends_with(", read\n"), "{one_err}");
-        assert!(split_err.ends_with(", read (split)\n"), "{split_err}");
+        // The portable CRC cannot be split (no combination step for it).
+        let portable = std::env::var_os("MHASH_BACKEND").is_some_and(|v| v == "portable");
+        let want = if portable && algo == "crc" {
+            ", read\n"
+        } else {
+            ", read (split)\n"
+        };
+        assert!(split_err.ends_with(want), "{split_err}");
         if algo == "crc" && Path::new("/usr/bin/cksum").exists() {
             let gnu = Command::new("/usr/bin/cksum")
                 .current_dir(d.path())
