@@ -5,8 +5,8 @@
 //! SHA-1 and SHA-2 come from RustCrypto (SHA-NI / ARMv8 SHA2 / AVX2),
 //! BLAKE2b from blake2b_simd (AVX2 / SSE4.1), SHA-3 and SM3 from
 //! RustCrypto, the POSIX CRC from crc-fast (VPCLMULQDQ / PCLMULQDQ / PMULL
-//! folding), zlib's CRC-32 from crc32fast. MD5 (tuned scalar), the
-//! portable SHA-1/SHA-2/BLAKE2b fallbacks, the table CRC and the `sum`
+//! folding), zlib's CRC-32 from crc32fast. MD5 (tuned scalar), SHA-384/512
+//! on AVX2+BMI2, the portable SHA-1/SHA-2/BLAKE2b fallbacks, the table CRC and the `sum`
 //! checksums are mhash's own ([`super::kernels`]).
 
 use super::cpu::{self, Feature};
@@ -420,7 +420,27 @@ fn portable_512(a: Algorithm) -> Box<dyn Hasher> {
     }
 }
 
-static SHA512: [Backend; 3] = [
+/// mhash's AVX2+BMI2 kernel ([`kernels::sha512_avx2`]); the portable
+/// one where the CPU lacks those features (the backend is then not chosen).
+fn avx2_512(a: Algorithm) -> Box<dyn Hasher> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use kernels::sha512::{IV_384, IV_512};
+        use kernels::sha512_avx2::Sha512Avx2;
+        let (iv, len) = if a.kind == AlgoKind::Sha384 {
+            (IV_384, 48)
+        } else {
+            (IV_512, 64)
+        };
+        if let Some(s) = Sha512Avx2::new(iv) {
+            return Box::new(Md::new(s, len));
+        }
+    }
+    portable_512(a)
+}
+
+static SHA512: [Backend; 4] = [
+    backend!("avx2-bmi2", "mhash", || on(Feature::Avx2Bmi2), avx2_512),
     backend!("avx2", "sha2 0.11", || on(Feature::Avx2), sha2_512),
     backend!("armv8-sha512", "sha2 0.11", || on(Feature::ArmSha3), sha2_512),
     backend!(PORTABLE, "mhash", always, portable_512),

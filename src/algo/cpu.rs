@@ -20,6 +20,7 @@ mod detect {
             F::ShaNi => shani::get(),
             F::Pclmul => pclmul::get(),
             F::Avx2 => avx2::get(),
+            F::Avx2Bmi2 => avx2_bmi2::get(),
             F::Avx => avx::get(),
             F::Sse41 => sse41::get(),
             F::Avx2Vpclmul => vpclmul_avx2::get(),
@@ -30,6 +31,7 @@ mod detect {
     cpufeatures::new!(shani, "sha", "sse2", "ssse3", "sse4.1");
     cpufeatures::new!(pclmul, "pclmulqdq", "sse4.1");
     cpufeatures::new!(avx2, "avx2");
+    cpufeatures::new!(avx2_bmi2, "avx2", "bmi1", "bmi2");
     cpufeatures::new!(avx, "avx");
     cpufeatures::new!(sse41, "sse4.1");
     cpufeatures::new!(vpclmul_avx2, "avx2", "vpclmulqdq");
@@ -63,6 +65,8 @@ pub enum Feature {
     Pclmul,
     /// x86 AVX2: sha2's SHA-512 path, blake2b_simd.
     Avx2,
+    /// x86 AVX2 with BMI1/BMI2 (`andn`, `rorx`): mhash's SHA-512 kernel.
+    Avx2Bmi2,
     /// x86 AVX.
     Avx,
     /// x86 SSE4.1: blake2b_simd's 128-bit path.
@@ -83,11 +87,12 @@ pub enum Feature {
 
 impl Feature {
     /// Every feature, for the report.
-    pub const ALL: [Feature; 11] = [
+    pub const ALL: [Feature; 12] = [
         Feature::Avx512Vpclmul,
         Feature::Avx2Vpclmul,
         Feature::ShaNi,
         Feature::Pclmul,
+        Feature::Avx2Bmi2,
         Feature::Avx2,
         Feature::Avx,
         Feature::Sse41,
@@ -103,6 +108,7 @@ impl Feature {
             Feature::ShaNi => "sha-ni",
             Feature::Pclmul => "pclmul",
             Feature::Avx2 => "avx2",
+            Feature::Avx2Bmi2 => "avx2+bmi2",
             Feature::Avx => "avx",
             Feature::Sse41 => "sse4.1",
             Feature::Avx2Vpclmul => "avx2+vpclmulqdq",
@@ -120,6 +126,7 @@ impl Feature {
             Feature::ShaNi => &["SHA", "SHA_NI", "SSE4_1"],
             Feature::Pclmul => &["PCLMULQDQ", "AVX", "SSE4_1"],
             Feature::Avx2 => &["AVX2", "AVX"],
+            Feature::Avx2Bmi2 => &["AVX2", "AVX", "BMI1", "BMI2"],
             Feature::Avx => &["AVX"],
             Feature::Sse41 => &["SSE4_1"],
             Feature::Avx2Vpclmul => &["AVX2", "AVX", "VPCLMULQDQ"],

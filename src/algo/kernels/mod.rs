@@ -1,6 +1,7 @@
-//! mhash's own hash kernels: a tuned scalar MD5 and portable SHA-1,
-//! SHA-2 and BLAKE2b, the fallbacks that `MHASH_BACKEND=portable` forces
-//! (and that run where the CPU has none of the crates' fast paths).
+//! mhash's own hash kernels: a tuned scalar MD5, SHA-384/512 for x86-64
+//! with AVX2 and BMI2, and portable SHA-1, SHA-2 and BLAKE2b, the
+//! fallbacks that `MHASH_BACKEND=portable` forces (and that run where the
+//! CPU has none of the crates' fast paths).
 //!
 //! Each kernel is a block function behind [`Md`], the Merkle–Damgård
 //! buffering and padding shared by MD5, SHA-1 and SHA-2 (RFC 1321 §3.1-3.2,
@@ -11,6 +12,8 @@ pub(super) mod md5;
 pub(super) mod sha1;
 pub(super) mod sha256;
 pub(super) mod sha512;
+#[cfg(target_arch = "x86_64")]
+pub(super) mod sha512_avx2;
 
 use super::Hasher;
 

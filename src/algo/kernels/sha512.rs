@@ -7,7 +7,7 @@ use super::Compress;
 pub(in crate::algo) struct Sha512([u64; 8]);
 
 /// The round constants K0..K79, FIPS 180-4 §4.2.3.
-const K: [u64; 80] = [
+pub(super) const K: [u64; 80] = [
     0x428a2f98d728ae22,
     0x7137449123ef65cd,
     0xb5c0fbcfec4d3b2f,
@@ -103,23 +103,30 @@ pub(in crate::algo) const IV_512: [u64; 8] = [
     0x5be0cd19137e2179,
 ];
 
+/// The SHA-384 initial hash value, FIPS 180-4 §5.3.4.
+pub(in crate::algo) const IV_384: [u64; 8] = [
+    0xcbbb9d5dc1059ed8,
+    0x629a292a367cd507,
+    0x9159015a3070dd17,
+    0x152fecd8f70e5939,
+    0x67332667ffc00b31,
+    0x8eb44a8768581511,
+    0xdb0c2e0d64f98fa7,
+    0x47b5481dbefa4fa4,
+];
+
 impl Sha512 {
+    /// A state starting from `iv`.
+    pub(in crate::algo) fn from_iv(iv: [u64; 8]) -> Sha512 {
+        Sha512(iv)
+    }
     /// The SHA-512 initial hash value, FIPS 180-4 §5.3.5.
     pub(in crate::algo) fn new_512() -> Sha512 {
-        Sha512(IV_512)
+        Sha512::from_iv(IV_512)
     }
     /// The SHA-384 initial hash value, FIPS 180-4 §5.3.4.
     pub(in crate::algo) fn new_384() -> Sha512 {
-        Sha512([
-            0xcbbb9d5dc1059ed8,
-            0x629a292a367cd507,
-            0x9159015a3070dd17,
-            0x152fecd8f70e5939,
-            0x67332667ffc00b31,
-            0x8eb44a8768581511,
-            0xdb0c2e0d64f98fa7,
-            0x47b5481dbefa4fa4,
-        ])
+        Sha512::from_iv(IV_384)
     }
 }
 

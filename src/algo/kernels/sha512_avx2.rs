@@ -1,0 +1,310 @@
+//! SHA-384 and SHA-512, FIPS 180-4 §6.4, for x86-64 with AVX2 and BMI2.
+//!
+//! The approach of OpenSSL's `sha512-x86_64.pl` AVX2 path, rearranged for
+//! intrinsics: the message schedule (§6.4.2 step 1) runs in ymm registers
+//! for four blocks at once, one block per 64-bit lane, and is stored with
+//! the round constants added (W+K) in a table on the stack; the 80 rounds
+//! run in general-purpose registers with BMI2 `rorx` (non-destructive
+//! rotates) and Maj computed as `b ^ ((a ^ b) & (b ^ c))`, reusing `b ^ c`
+//! (the previous round's `a ^ b`). The schedule of the next four blocks is
+//! interleaved with the rounds of the current four, so the vector units
+//! compute it while the integer units are busy with the rounds.
+//!
+//! On AMD Zen 4 this runs at about 760 MB/s in memory, against about 615
+//! for RustCrypto sha2 0.11's AVX2 path and 830-870 for OpenSSL 3.0. The
+//! rounds alone (schedule taken out) reach about 780 MB/s, so what is left
+//! is in the rounds' code generation: LLVM keeps the W+K table's address on
+//! the stack for want of a register, and adds with `add` and `mov` where
+//! OpenSSL's assembly walks the table with `rsp` and adds with `lea`.
+
+use super::Compress;
+use super::sha512::K;
+use core::arch::x86_64::*;
+
+/// The SHA-512 state H0..H7, as [`super::sha512::Sha512`] holds it (SHA-384
+/// differs only in its initial value and output length); only constructed
+/// where the CPU has AVX2, BMI1 (`andn`) and BMI2 (`rorx`).
+pub(in crate::algo) struct Sha512Avx2([u64; 8]);
+
+impl Sha512Avx2 {
+    /// A state starting from `iv` (SHA-512's or SHA-384's initial hash
+    /// value), or `None` when the CPU lacks AVX2, BMI1 or BMI2.
+    pub(in crate::algo) fn new(iv: [u64; 8]) -> Option<Sha512Avx2> {
+        (std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2"))
+        .then_some(Sha512Avx2(iv))
+    }
+}
+
+impl Compress for Sha512Avx2 {
+    const BLOCK: usize = 128;
+    const LEN_BYTES: usize = 16;
+    const LEN_LITTLE_ENDIAN: bool = false;
+    fn compress(&mut self, blocks: &[u8]) {
+        // SAFETY: a `Sha512Avx2` exists only where `new` found AVX2, BMI1
+        // and BMI2 (`is_x86_feature_detected!`), the features
+        // `compress_avx2` enables.
+        unsafe { compress_avx2(&mut self.0, blocks) }
+    }
+    fn output(&self, len: usize) -> Vec<u8> {
+        self.0.iter().flat_map(|w| w.to_be_bytes()).take(len).collect()
+    }
+}
+
+/// The message schedule of four blocks, word `t` of block `j` in lane `j`
+/// of entry `t`: the words W (read back by later schedule steps) and W+K
+/// (read by the rounds).
+#[derive(Clone, Copy)]
+struct Sched {
+    w: [__m256i; 80],
+    wk: [__m256i; 80],
+}
+
+/// Loads four blocks from `p` (512 bytes), big-endian words, transposed so
+/// that entry `t` holds word `t` of the four blocks, into entries 0..16.
+#[target_feature(enable = "avx2")]
+fn load4(s: &mut Sched, p: &[u8; 512]) {
+    let bswap = _mm256_set_epi8(
+        8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5,
+        6, 7,
+    );
+    for q in 0..4 {
+        let v: [__m256i; 4] = core::array::from_fn(|j| {
+            let off = j * 128 + q * 32;
+            let chunk: &[u8; 32] = p[off..off + 32].try_into().unwrap();
+            // SAFETY: `chunk` is 32 readable bytes; `loadu` needs no
+            // alignment. AVX2 is enabled on this function (the caller's
+            // `is_x86_feature_detected!("avx2")` check, see `Sha512Avx2::new`).
+            let x = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+            _mm256_shuffle_epi8(x, bswap)
+        });
+        let t0 = _mm256_unpacklo_epi64(v[0], v[1]);
+        let t1 = _mm256_unpackhi_epi64(v[0], v[1]);
+        let t2 = _mm256_unpacklo_epi64(v[2], v[3]);
+        let t3 = _mm256_unpackhi_epi64(v[2], v[3]);
+        let r = [
+            _mm256_permute2x128_si256(t0, t2, 0x20),
+            _mm256_permute2x128_si256(t1, t3, 0x20),
+            _mm256_permute2x128_si256(t0, t2, 0x31),
+            _mm256_permute2x128_si256(t1, t3, 0x31),
+        ];
+        for (i, w) in r.into_iter().enumerate() {
+            let t = 4 * q + i;
+            s.w[t] = w;
+            s.wk[t] = _mm256_add_epi64(w, _mm256_set1_epi64x(K[t] as i64));
+        }
+    }
+}
+
+/// One schedule step, FIPS 180-4 §6.4.2 step 1: entry `t` (16..80) from
+/// entries `t-16`, `t-15`, `t-7` and `t-2`.
+#[target_feature(enable = "avx2")]
+fn step(s: &mut Sched, t: usize) {
+    let x = s.w[t - 15];
+    let s0 = _mm256_xor_si256(
+        _mm256_xor_si256(
+            _mm256_xor_si256(_mm256_srli_epi64::<1>(x), _mm256_slli_epi64::<63>(x)),
+            _mm256_xor_si256(_mm256_srli_epi64::<8>(x), _mm256_slli_epi64::<56>(x)),
+        ),
+        _mm256_srli_epi64::<7>(x),
+    );
+    let y = s.w[t - 2];
+    let s1 = _mm256_xor_si256(
+        _mm256_xor_si256(
+            _mm256_xor_si256(_mm256_srli_epi64::<19>(y), _mm256_slli_epi64::<45>(y)),
+            _mm256_xor_si256(_mm256_srli_epi64::<61>(y), _mm256_slli_epi64::<3>(y)),
+        ),
+        _mm256_srli_epi64::<6>(y),
+    );
+    let w = _mm256_add_epi64(
+        _mm256_add_epi64(s.w[t - 16], s.w[t - 7]),
+        _mm256_add_epi64(s0, s1),
+    );
+    s.w[t] = w;
+    s.wk[t] = _mm256_add_epi64(w, _mm256_set1_epi64x(K[t] as i64));
+}
+
+/// One round, FIPS 180-4 §6.4.2 step 3, with the working variables renamed
+/// instead of moved: `h` becomes the new `a` and `d` the new `e`. `bc`
+/// holds `b ^ c` on entry and this round's `a ^ b` (the next one's `b ^ c`)
+/// on exit.
+macro_rules! round {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $bc:ident, $wk:expr) => {{
+        let s1 = $e.rotate_right(14) ^ $e.rotate_right(18) ^ $e.rotate_right(41);
+        // Ch(e, f, g): the two terms have no bit in common, so they add.
+        let t1 = $h
+            .wrapping_add($wk)
+            .wrapping_add(!$e & $g)
+            .wrapping_add($e & $f)
+            .wrapping_add(s1);
+        $d = $d.wrapping_add(t1);
+        let s0 = $a.rotate_right(28) ^ $a.rotate_right(34) ^ $a.rotate_right(39);
+        let ab = $a ^ $b;
+        let maj = $b ^ (ab & $bc);
+        $bc = ab;
+        $h = t1.wrapping_add(s0).wrapping_add(maj);
+    }};
+}
+
+/// Eight rounds from entry `$t`.
+macro_rules! rounds8 {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $bc:ident, $wk:ident, $t:expr) => {{
+        round!($a, $b, $c, $d, $e, $f, $g, $h, $bc, $wk($t));
+        round!($h, $a, $b, $c, $d, $e, $f, $g, $bc, $wk($t + 1));
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $bc, $wk($t + 2));
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $bc, $wk($t + 3));
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $bc, $wk($t + 4));
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $bc, $wk($t + 5));
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $bc, $wk($t + 6));
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $bc, $wk($t + 7));
+    }};
+}
+
+/// The 80 rounds of block `j` (lane `j` of `cur`) on `state`; with `SCHED`,
+/// also schedule steps `16 + 16j .. 32 + 16j` of `next`, spread over them.
+// The last round's `bc` (the next block's `b ^ c`) is recomputed there.
+#[allow(unused_assignments)]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn block<const SCHED: bool>(state: &mut [u64; 8], cur: &Sched, j: usize, next: &mut Sched) {
+    assert!(j < 4);
+    let base: *const u64 = cur.wk.as_ptr().cast();
+    let wk = |t: usize| {
+        debug_assert!(t < 80);
+        // SAFETY: a plain u64 read, no feature needed beyond those of this
+        // function (checked by `Sha512Avx2::new`'s `is_x86_feature_detected!`):
+        // `cur.wk` is 80 entries of four u64 lanes; `t < 80` (the constant
+        // round numbers) and `j < 4` (asserted) keep the read inside it,
+        // aligned for u64.
+        unsafe { *base.add(4 * t + j) }
+    };
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    let mut bc = b ^ c;
+    let mut sched = |lo: usize, hi: usize| {
+        if SCHED {
+            for i in lo..hi {
+                step(next, 16 + 16 * j + i);
+            }
+        }
+    };
+    // Ten chunks of eight rounds (the names back in place after each),
+    // sixteen schedule steps spread over them.
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 0);
+    sched(0, 1);
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 8);
+    sched(1, 3);
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 16);
+    sched(3, 4);
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 24);
+    sched(4, 6);
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 32);
+    sched(6, 8);
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 40);
+    sched(8, 9);
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 48);
+    sched(9, 11);
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 56);
+    sched(11, 12);
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 64);
+    sched(12, 14);
+    rounds8!(a, b, c, d, e, f, g, h, bc, wk, 72);
+    sched(14, 16);
+    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *s = s.wrapping_add(v);
+    }
+}
+
+/// Copies the `n` (1..=4) blocks at `blocks` into a zero-padded group of
+/// four and loads it.
+#[target_feature(enable = "avx2")]
+fn load_group(s: &mut Sched, blocks: &[u8]) {
+    match <&[u8; 512]>::try_from(blocks) {
+        Ok(p) => load4(s, p),
+        Err(_) => {
+            let mut pad = [0u8; 512];
+            pad[..blocks.len()].copy_from_slice(blocks);
+            load4(s, &pad);
+        }
+    }
+}
+
+/// Processes `blocks` (a multiple of 128 bytes) on `state`.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn compress_avx2(state: &mut [u64; 8], blocks: &[u8]) {
+    let n = blocks.len() / 128;
+    if n == 0 {
+        return;
+    }
+    let zero = Sched {
+        w: [_mm256_setzero_si256(); 80],
+        wk: [_mm256_setzero_si256(); 80],
+    };
+    let mut bufs = [zero, zero];
+    let mut chunks = blocks.chunks(512);
+    let first = chunks.next().unwrap_or(&[]);
+    load_group(&mut bufs[0], first);
+    for t in 16..80 {
+        step(&mut bufs[0], t);
+    }
+    let mut nb = first.len() / 128;
+    let mut k = 0;
+    loop {
+        let (lo, hi) = bufs.split_at_mut(1);
+        let (cur, next) = if k == 0 {
+            (&mut lo[0], &mut hi[0])
+        } else {
+            (&mut hi[0], &mut lo[0])
+        };
+        match chunks.next() {
+            Some(grp) => {
+                load_group(next, grp);
+                for j in 0..nb {
+                    block::<true>(state, cur, j, next);
+                }
+                nb = grp.len() / 128;
+            }
+            None => {
+                for j in 0..nb {
+                    block::<false>(state, cur, j, next);
+                }
+                return;
+            }
+        }
+        k ^= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sha512::{IV_384, IV_512, Sha512};
+    use super::*;
+
+    /// Random multi-block inputs (1..=11 blocks, every group shape) give
+    /// the portable kernel's state, from both initial values.
+    #[test]
+    fn matches_portable() {
+        let Some(_) = Sha512Avx2::new(IV_512) else {
+            eprintln!("no AVX2+BMI2 here: skipped");
+            return;
+        };
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..200 {
+            let blocks = 1 + round % 11;
+            let data: Vec<u8> = (0..blocks * 128)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })
+                .collect();
+            for iv in [IV_512, IV_384] {
+                let mut want = Sha512::from_iv(iv);
+                want.compress(&data);
+                let mut got = Sha512Avx2::new(iv).unwrap();
+                got.compress(&data);
+                assert_eq!(got.output(64), want.output(64), "{blocks} blocks");
+            }
+        }
+    }
+}
