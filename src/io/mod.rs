@@ -314,7 +314,15 @@ pub fn digest_input_with(
     buf: &mut ReadBuf,
     opts: &InputOpts,
 ) -> io::Result<Digested> {
+    use std::io::Seek;
     let (mode, read_errors_end_input) = (opts.mode, opts.read_errors_end_input);
+    // Throws away what was hashed and rewinds: the file changed under a
+    // map or a split read, and is read again as it is now.
+    let restart = |f: &mut File, hasher: &mut Box<dyn Hasher>, total: &mut u64| -> io::Result<()> {
+        *hasher = algo.hasher();
+        *total = 0;
+        f.seek(io::SeekFrom::Start(0)).map(|_| ())
+    };
     let mut hasher = algo.hasher();
     let mut total = 0u64;
     let mut method = "read";
@@ -335,27 +343,18 @@ pub fn digest_input_with(
                     // A map leaves the file offset alone: read on from
                     // where the map ended.
                     method = "mmap";
-                    use std::io::Seek;
                     f.seek(io::SeekFrom::Start(size))?;
                 }
                 Ok(mapped::Outcome::Shrank) => {
                     // The file shrank under the map: what was hashed is
                     // wrong (zeros stood in for the lost pages). Start
                     // again, streaming, from the file as it is now.
-                    hasher = algo.hasher();
-                    total = 0;
                     method = "mmap+read";
-                    use std::io::Seek;
-                    f.seek(io::SeekFrom::Start(0))?;
+                    restart(&mut f, &mut hasher, &mut total)?;
                 }
-                Err(_) => {
-                    // Not mappable after all (e.g. a file system without
-                    // mmap): stream it instead, from the start.
-                    hasher = algo.hasher();
-                    total = 0;
-                    use std::io::Seek;
-                    f.seek(io::SeekFrom::Start(0))?;
-                }
+                // Not mappable after all (e.g. a file system without
+                // mmap): stream it instead, from the start.
+                Err(_) => restart(&mut f, &mut hasher, &mut total)?,
             }
         } else if let Some(size) = size
             && size >= SPLIT_MIN
@@ -365,19 +364,12 @@ pub fn digest_input_with(
             && hasher.segment().is_some()
         {
             advise_sequential(&f);
-            match split::feed_segments(&f, size, hasher.as_mut(), threads, &mut total)? {
-                true => {
-                    method = "read (split)";
-                    use std::io::Seek;
-                    f.seek(io::SeekFrom::Start(size))?;
-                }
-                false => {
-                    // The file shrank while it was read: start again.
-                    hasher = algo.hasher();
-                    total = 0;
-                    use std::io::Seek;
-                    f.seek(io::SeekFrom::Start(0))?;
-                }
+            if split::feed_segments(&f, size, hasher.as_mut(), threads, &mut total)? {
+                method = "read (split)";
+                f.seek(io::SeekFrom::Start(size))?;
+            } else {
+                // The file shrank while it was read: start again.
+                restart(&mut f, &mut hasher, &mut total)?;
             }
         } else if size.is_some_and(|n| n >= SEQUENTIAL_HINT_MIN) {
             advise_sequential(&f);
