@@ -220,8 +220,11 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
     let lenient_crc = cfg.compat == GnuCompat::V9_1 && algo.kind == AlgoKind::Crc;
     // -r and --files-from may yield any number of inputs.
     let expands = cfg.walk.is_some() || !cfg.files_from.is_empty();
-    let jobs = if cfg.files.len() > 1 || expands {
+    // No more threads than operands, where their number is known.
+    let jobs = if expands {
         sched::effective_jobs(cfg.jobs)
+    } else if cfg.files.len() > 1 {
+        sched::effective_jobs(cfg.jobs).min(cfg.files.len())
     } else {
         1
     };
