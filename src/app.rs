@@ -260,7 +260,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         })
     };
     let json = cfg.json;
-    sched::run_ordered(
+    let lost = sched::run_ordered(
         jobs,
         jobs * WINDOW_PER_JOB,
         producer,
@@ -305,6 +305,10 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
             }
         },
     );
+    if lost > 0 {
+        run.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
+        ok = false;
+    }
     ok
 }
 

@@ -79,7 +79,11 @@ struct State<W, R, P> {
 /// `window` results wait for their turn; a thread that gets ahead of the
 /// oldest unfinished item by that much waits. If a thread cannot be
 /// started, the run goes on with fewer.
-pub fn run_ordered<W, R, P, F, E>(jobs: usize, window: usize, producer: P, work: F, emit: E)
+///
+/// Returns the number of items whose result never reached `emit` (0 unless
+/// something went wrong inside the scheduler: callers report it as an
+/// error rather than let output go missing silently).
+pub fn run_ordered<W, R, P, F, E>(jobs: usize, window: usize, producer: P, work: F, emit: E) -> usize
 where
     W: Send,
     R: Send,
@@ -97,7 +101,7 @@ where
                 Item::Done(r) => emit(r, false),
             }
         }
-        return;
+        return 0;
     }
     let window = window.max(jobs);
     let state = Mutex::new(State {
@@ -132,6 +136,8 @@ where
         }
         worker(own);
     });
+    let st = lock(&state);
+    st.produced - st.emitted
 }
 
 /// True when 1 MiB more of address space can still be had: a thread
@@ -276,7 +282,7 @@ mod tests {
             })
         };
         let mut out = Vec::new();
-        run_ordered(
+        let lost = run_ordered(
             jobs,
             window,
             producer,
@@ -292,6 +298,7 @@ mod tests {
             },
             |r, _more| out.push(r),
         );
+        assert_eq!(lost, 0);
         out
     }
 

@@ -374,7 +374,11 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             }
         };
         let jobs = sched::effective_jobs(cfg.jobs);
-        sched::run_ordered(jobs, jobs * crate::app::WINDOW_PER_JOB, producer, verify, emit);
+        let lost = sched::run_ordered(jobs, jobs * crate::app::WINDOW_PER_JOB, producer, verify, emit);
+        if lost > 0 {
+            run.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
+            return false;
+        }
     }
     if aborted {
         run.last_tag = parser.last_tag;
