@@ -263,8 +263,9 @@ impl Parser {
         while i < s.len() && is_white(s[i]) {
             i += 1;
         }
-        let digest =
-            decode_digest(&s[i..], algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;
+        // GNU reads the digest as a C string: a NUL ends it (`... = HEX\0`).
+        let digest = decode_digest(c_str(&s[i..]), algo.digest_len(), self.expect.base64)
+            .ok_or(LineError::Malformed)?;
         Ok(CheckLine { algo, digest, name })
     }
 
