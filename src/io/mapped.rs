@@ -48,14 +48,7 @@ const AUTO_MIN: u64 = 1 << 20;
 /// candidates are kept in [`AUTO_MAP_KINDS`] (empty) for machines where the
 /// benchmark says otherwise.
 pub fn should_map(mode: IoMode, algo: Algorithm, size: u64) -> bool {
-    if !guard::supported() || size == 0 {
-        return false;
-    }
-    match mode {
-        IoMode::Read => false,
-        IoMode::Mmap => true,
-        IoMode::Auto => size >= AUTO_MIN && AUTO_MAP_KINDS.contains(&algo.kind),
-    }
+    may_map(mode, algo) && size > 0 && (mode == IoMode::Mmap || size >= AUTO_MIN)
 }
 
 /// Whether a file hashed with `algo` could be mapped in `mode`, whatever
