@@ -234,8 +234,11 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         // One file alone may use every thread itself (the CRCs split it).
         threads: (cfg.files.len() == 1 && !expands).then_some(cfg.jobs),
     };
-    let hash =
-        move |name: &std::ffi::OsString, buf: &mut ReadBuf| io::digest_input_with(name, algo, buf, &opts);
+    // `-a md5,sha256`: every algorithm from the same read, one line each.
+    let mut algos = vec![algo];
+    algos.extend(&cfg.also);
+    let algos = &algos[..];
+    let hash = move |name: &std::ffi::OsString, buf: &mut ReadBuf| io::digest_inputs(name, algos, buf, &opts);
     let mut ok = true;
     let mut line = Vec::with_capacity(256);
     let mut next = Inputs::new(cfg.files.clone(), &cfg.files_from, cfg.null, cfg.walk.clone());
@@ -273,29 +276,30 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
             let name_bytes = io::os_bytes(&name);
             match r {
                 Ok(d) => {
-                    if per_file_debug {
-                        run.error_msg(&debug_line(algo, &name_bytes, d.method));
+                    let mut rest = &d.digest[..];
+                    for &algo in algos {
+                        let (digest, after) = rest.split_at(algo.digest_len().min(rest.len()));
+                        rest = after;
+                        if per_file_debug {
+                            run.error_msg(&debug_line(algo, &name_bytes, d.method));
+                        }
+                        line.clear();
+                        if json {
+                            crate::json::hash_record(&mut line, &name_bytes, algo, Ok((digest, d.size)), cfg.encoding);
+                        } else {
+                            output::format_record(&mut line, algo, digest, d.size, &name_bytes, &fmt);
+                        }
+                        run.write_out(&line);
                     }
-                    line.clear();
-                    if json {
-                        crate::json::hash_record(
-                            &mut line,
-                            &name_bytes,
-                            algo,
-                            Ok((&d.digest, d.size)),
-                            cfg.encoding,
-                        );
-                    } else {
-                        output::format_record(&mut line, algo, &d.digest, d.size, &name_bytes, &fmt);
-                    }
-                    run.write_out(&line);
                 }
                 Err(e) => {
                     run.error_io(&name_bytes, &e);
                     if json {
-                        line.clear();
-                        crate::json::hash_record(&mut line, &name_bytes, algo, Err(&e), cfg.encoding);
-                        run.write_out(&line);
+                        for &algo in algos {
+                            line.clear();
+                            crate::json::hash_record(&mut line, &name_bytes, algo, Err(&e), cfg.encoding);
+                            run.write_out(&line);
+                        }
                     }
                     ok = false;
                 }

@@ -39,6 +39,26 @@ pub trait Hasher: Send {
         false
     }
 
+    /// Feeds `data` using every thread of the current rayon pool, for
+    /// tree hashes that can (BLAKE3); the others just [`update`](Self::update).
+    /// Worth it for large inputs only (a few hundred KiB per call at least).
+    fn update_parallel(&mut self, data: &[u8]) {
+        self.update(data);
+    }
+
+    /// True when [`update_parallel`](Self::update_parallel) really uses
+    /// several threads.
+    fn parallel(&self) -> bool {
+        false
+    }
+
+    /// The hashers inside a multi-digest hasher ([`crate::io::Multi`]), so
+    /// that the I/O layer can run each on a thread of its own; `None` for a
+    /// single digest.
+    fn fan_out(&mut self) -> Option<&mut Vec<Box<dyn Hasher>>> {
+        None
+    }
+
     /// The raw state of a segment hasher, for [`absorb`](Self::absorb).
     #[doc(hidden)]
     fn into_part(self: Box<Self>) -> Option<CrcPart> {
@@ -255,6 +275,76 @@ impl Hasher for Bsd {
     }
     fn finalize(self: Box<Self>) -> Vec<u8> {
         (self.0 as u16).to_be_bytes().to_vec()
+    }
+}
+
+/// The `blake3` crate's hasher (its own run-time choice of AVX-512, AVX2,
+/// SSE4.1, SSE2 or NEON), reading `len` bytes of extended output.
+struct Blake3Crate {
+    h: blake3::Hasher,
+    len: usize,
+}
+
+impl Hasher for Blake3Crate {
+    fn update(&mut self, data: &[u8]) {
+        self.h.update(data);
+    }
+    fn update_parallel(&mut self, data: &[u8]) {
+        self.h.update_rayon(data);
+    }
+    fn parallel(&self) -> bool {
+        true
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        let mut out = vec![0u8; self.len];
+        self.h.finalize_xof().fill(&mut out);
+        out
+    }
+}
+
+/// XXH3 (64-bit) from twox-hash 2, which picks AVX2, SSE2 or NEON at run
+/// time; the digest is the canonical big-endian form xxhsum prints.
+struct Xxh3Twox(twox_hash::XxHash3_64);
+
+impl Hasher for Xxh3Twox {
+    fn update(&mut self, data: &[u8]) {
+        std::hash::Hasher::write(&mut self.0, data);
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        std::hash::Hasher::finish(&self.0).to_be_bytes().to_vec()
+    }
+}
+
+/// XXH128 from twox-hash 2 (run-time AVX2/SSE2/NEON), big-endian.
+struct Xxh128Twox(twox_hash::XxHash3_128);
+
+impl Hasher for Xxh128Twox {
+    fn update(&mut self, data: &[u8]) {
+        self.0.write(data);
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        self.0.finish_128().to_be_bytes().to_vec()
+    }
+}
+
+/// XXH3/XXH128 from xxhash-rust 0.8, compiled for the target's baseline
+/// (scalar, or SSE2 on x86-64 where it is part of the baseline ISA): the
+/// portable fallback.
+struct XxhPortable {
+    h: xxhash_rust::xxh3::Xxh3,
+    wide: bool,
+}
+
+impl Hasher for XxhPortable {
+    fn update(&mut self, data: &[u8]) {
+        self.h.update(data);
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        if self.wide {
+            self.h.digest128().to_be_bytes().to_vec()
+        } else {
+            self.h.digest().to_be_bytes().to_vec()
+        }
     }
 }
 
@@ -503,6 +593,102 @@ static CRC32B: [Backend; 3] = [
     }),
 ];
 
+/// The SIMD path the `blake3` crate takes on this CPU (its own detection
+/// order: AVX-512F+VL, AVX2, SSE4.1, SSE2; NEON on AArch64).
+fn blake3_simd_name() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512vl") {
+            "avx512"
+        } else if std::arch::is_x86_feature_detected!("avx2") {
+            "avx2"
+        } else if std::arch::is_x86_feature_detected!("sse4.1") {
+            "sse4.1"
+        } else {
+            "sse2"
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        "neon"
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        "portable"
+    }
+}
+
+static BLAKE3: [Backend; 2] = [
+    Backend {
+        name: blake3_simd_name,
+        source: "blake3 1.8",
+        available: || not_forced_portable() && blake3_simd_name() != PORTABLE,
+        make: |a| {
+            Box::new(Blake3Crate {
+                h: blake3::Hasher::new(),
+                len: a.digest_len(),
+            })
+        },
+    },
+    backend!(PORTABLE, "mhash", always, |a| Box::new(
+        kernels::blake3::Blake3::new(a.digest_len())
+    )),
+];
+
+/// The xxHash SIMD path twox-hash takes here: AVX2 where the CPU has it
+/// (x86-64), NEON (AArch64); SSE2 otherwise on x86-64.
+fn xxh_simd_name() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") { "avx2" } else { "sse2" }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        "neon"
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        PORTABLE
+    }
+}
+
+/// twox-hash takes AVX2 whenever the CPU has it: offer it only where AVX2
+/// is not turned off, so that `GLIBC_TUNABLES=...-AVX2` gets the portable one.
+fn xxh_simd_available() -> bool {
+    not_forced_portable()
+        && match xxh_simd_name() {
+            "avx2" => on(Feature::Avx2),
+            "sse2" => false,
+            n => n != PORTABLE,
+        }
+}
+
+static XXH3: [Backend; 2] = [
+    Backend {
+        name: xxh_simd_name,
+        source: "twox-hash 2",
+        available: xxh_simd_available,
+        make: |_| Box::new(Xxh3Twox(twox_hash::XxHash3_64::new())),
+    },
+    backend!(PORTABLE, "xxhash-rust 0.8", always, |_| Box::new(XxhPortable {
+        h: xxhash_rust::xxh3::Xxh3::new(),
+        wide: false,
+    })),
+];
+
+static XXH128: [Backend; 2] = [
+    Backend {
+        name: xxh_simd_name,
+        source: "twox-hash 2",
+        available: xxh_simd_available,
+        make: |_| Box::new(Xxh128Twox(twox_hash::XxHash3_128::new())),
+    },
+    backend!(PORTABLE, "xxhash-rust 0.8", always, |_| Box::new(XxhPortable {
+        h: xxhash_rust::xxh3::Xxh3::new(),
+        wide: true,
+    })),
+];
+
 static SYSV: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Sysv(0)))];
 static BSD: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Bsd(0)))];
 
@@ -520,6 +706,9 @@ pub(super) fn all(kind: AlgoKind) -> &'static [Backend] {
         AlgoKind::Crc32b => &CRC32B,
         AlgoKind::Sysv => &SYSV,
         AlgoKind::Bsd => &BSD,
+        AlgoKind::Blake3 => &BLAKE3,
+        AlgoKind::Xxh3 => &XXH3,
+        AlgoKind::Xxh128 => &XXH128,
     }
 }
 

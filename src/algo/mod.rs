@@ -49,7 +49,18 @@ pub enum AlgoKind {
     Blake2b,
     /// SM3, GB/T 32905-2016.
     Sm3,
+    /// BLAKE3 (the BLAKE3 specification, 2020), with an extended (XOF)
+    /// output of any whole number of bytes; 256 bits by default. Not GNU.
+    Blake3,
+    /// XXH3, the 64-bit hash of xxHash 0.8 (non-cryptographic). Not GNU.
+    Xxh3,
+    /// XXH128, the 128-bit hash of xxHash 0.8 (non-cryptographic). Not GNU.
+    Xxh128,
 }
+
+/// The longest BLAKE3 output mhash writes, in bytes (16 MiB: b3sum
+/// accepts any `u64`; mhash keeps digests in memory).
+pub const BLAKE3_MAX_BYTES: u64 = 1 << 24;
 
 /// An algorithm with its digest length fixed: what a checksum line names.
 ///
@@ -66,7 +77,7 @@ pub struct Algorithm {
 impl AlgoKind {
     /// Every kind, in the order `mhash -c` tries tags (longest tag first where
     /// one tag is a prefix of another).
-    pub const ALL: [AlgoKind; 16] = [
+    pub const ALL: [AlgoKind; 19] = [
         AlgoKind::Sha3_224,
         AlgoKind::Sha3_256,
         AlgoKind::Sha3_384,
@@ -79,6 +90,9 @@ impl AlgoKind {
         AlgoKind::Md5,
         AlgoKind::Blake2b,
         AlgoKind::Sm3,
+        AlgoKind::Blake3,
+        AlgoKind::Xxh128,
+        AlgoKind::Xxh3,
         AlgoKind::Crc32b,
         AlgoKind::Crc,
         AlgoKind::Sysv,
@@ -90,10 +104,11 @@ impl AlgoKind {
         match self {
             AlgoKind::Sysv | AlgoKind::Bsd => 16,
             AlgoKind::Crc | AlgoKind::Crc32b => 32,
-            AlgoKind::Md5 => 128,
+            AlgoKind::Xxh3 => 64,
+            AlgoKind::Md5 | AlgoKind::Xxh128 => 128,
             AlgoKind::Sha1 => 160,
             AlgoKind::Sha224 | AlgoKind::Sha3_224 => 224,
-            AlgoKind::Sha256 | AlgoKind::Sha3_256 | AlgoKind::Sm3 => 256,
+            AlgoKind::Sha256 | AlgoKind::Sha3_256 | AlgoKind::Sm3 | AlgoKind::Blake3 => 256,
             AlgoKind::Sha384 | AlgoKind::Sha3_384 => 384,
             AlgoKind::Sha512 | AlgoKind::Sha3_512 | AlgoKind::Blake2b => 512,
         }
@@ -118,6 +133,9 @@ impl AlgoKind {
             AlgoKind::Sha3_512 => "sha3-512",
             AlgoKind::Blake2b => "blake2b",
             AlgoKind::Sm3 => "sm3",
+            AlgoKind::Blake3 => "blake3",
+            AlgoKind::Xxh3 => "xxh3",
+            AlgoKind::Xxh128 => "xxh128",
         }
     }
 
@@ -138,7 +156,28 @@ impl AlgoKind {
             AlgoKind::Sha3_512 => "SHA3-512",
             AlgoKind::Blake2b => "BLAKE2b",
             AlgoKind::Sm3 => "SM3",
+            AlgoKind::Blake3 => "BLAKE3",
+            AlgoKind::Xxh3 => "XXH3",
+            AlgoKind::Xxh128 => "XXH128",
         })
+    }
+
+    /// True for the algorithms GNU coreutils has (the GNU-named
+    /// personalities never see the others: BLAKE3, XXH3, XXH128).
+    pub fn is_gnu(self) -> bool {
+        !matches!(self, AlgoKind::Blake3 | AlgoKind::Xxh3 | AlgoKind::Xxh128)
+    }
+
+    /// True for the cryptographic hashes (not the CRCs, `sum` checksums
+    /// or xxHash), as `mhash bench` sorts them.
+    pub fn is_cryptographic(self) -> bool {
+        !self.is_legacy() && !matches!(self, AlgoKind::Xxh3 | AlgoKind::Xxh128)
+    }
+
+    /// True when the digest length can be chosen: BLAKE2b (`-l BITS`,
+    /// 8..=512) and BLAKE3 (any whole number of bytes, its XOF).
+    pub fn variable_length(self) -> bool {
+        matches!(self, AlgoKind::Blake2b | AlgoKind::Blake3)
     }
 
     /// True for the algorithms printed as `CHECKSUM SIZE NAME` (GNU cksum's
@@ -178,6 +217,15 @@ impl Algorithm {
         }
     }
 
+    /// BLAKE3 with an output of `bytes` bytes (its XOF; b3sum `--length`).
+    /// `bytes` is clamped to 1..=[`BLAKE3_MAX_BYTES`].
+    pub fn blake3(bytes: u64) -> Algorithm {
+        Algorithm {
+            kind: AlgoKind::Blake3,
+            bits: bytes.clamp(1, BLAKE3_MAX_BYTES) as u32 * 8,
+        }
+    }
+
     /// Digest length in bytes (`bits / 8`).
     pub fn digest_len(self) -> usize {
         (self.bits / 8) as usize
@@ -187,7 +235,7 @@ impl Algorithm {
     /// for a shortened BLAKE2b, else [`AlgoKind::tag`].
     pub fn tag(self) -> Option<String> {
         let base = self.kind.tag()?;
-        if self.kind == AlgoKind::Blake2b && self.bits != 512 {
+        if self.kind.variable_length() && self.bits != self.kind.max_bits() {
             Some(format!("{base}-{}", self.bits))
         } else {
             Some(base.to_string())

@@ -109,7 +109,9 @@ fn decode_digest(text: &[u8], len: usize, base64: bool) -> Option<Vec<u8>> {
 pub fn by_length(len: usize) -> Vec<Algorithm> {
     AlgoKind::ALL
         .into_iter()
-        .filter(|k| !k.is_legacy() && k.max_bits() as usize / 8 == len)
+        // xxHash digests are told by their tag or `XXH3_` prefix only (a
+        // 32-digit line is MD5 unless -a or the file name says XXH128).
+        .filter(|k| !k.is_legacy() && k.is_cryptographic() && k.max_bits() as usize / 8 == len)
         .map(Algorithm::new)
         .collect()
 }
@@ -223,13 +225,22 @@ impl Parser {
             }
             self.last_tag = Some(tag);
             let mut algo = Algorithm::new(kind);
-            if kind == AlgoKind::Blake2b && next == Some(b'-') {
+            if kind.variable_length() && next == Some(b'-') {
                 // GNU: xstrtoumax (s + i, &end, 0, ...): C syntax, any base.
                 let (bits, used) = strtoumax_base0(&s[j + 1..]).ok_or(LineError::Malformed)?;
-                if bits == 0 || bits > 512 || !bits.is_multiple_of(8) {
+                let max = if kind == AlgoKind::Blake3 {
+                    crate::algo::BLAKE3_MAX_BYTES * 8
+                } else {
+                    512
+                };
+                if bits == 0 || bits > max || !bits.is_multiple_of(8) {
                     return Err(LineError::Malformed);
                 }
-                algo = Algorithm::blake2b(bits as u32);
+                algo = if kind == AlgoKind::Blake3 {
+                    Algorithm::blake3(bits / 8)
+                } else {
+                    Algorithm::blake2b(bits as u32)
+                };
                 j += 1 + used;
             } else if next != Some(b'(')
                 && (self.expect.tag_rule == TagRule::AnyChar
@@ -270,7 +281,23 @@ impl Parser {
     }
 
     fn untagged(&mut self, s: &[u8], start: usize, escaped: bool) -> Result<CheckLine, LineError> {
-        let rest = &s[start..];
+        let mut rest = &s[start..];
+        // xxhsum writes XXH3 digests as `XXH3_` and 16 hex digits.
+        if self.expect.tag_kinds.contains(&AlgoKind::Xxh3)
+            && matches!(self.expect.untagged, None | Some(Algorithm { kind: AlgoKind::Xxh3, .. }))
+            && let Some(after) = rest.strip_prefix(b"XXH3_")
+        {
+            rest = after;
+            let tok_len = rest.iter().position(|&b| is_white(b)).ok_or(LineError::Malformed)?;
+            let algo = Algorithm::new(AlgoKind::Xxh3);
+            let digest = decode_digest(&rest[..tok_len], algo.digest_len(), false).ok_or(LineError::Malformed)?;
+            let mut i = tok_len + 1;
+            if matches!(rest.get(i), Some(b' ' | b'*')) {
+                i += 1;
+            }
+            let name = c_name(&rest[i..], escaped)?;
+            return Ok(CheckLine { algo, digest, name });
+        }
         // The digest token runs to the first blank.
         let tok_len = rest
             .iter()

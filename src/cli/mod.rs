@@ -132,6 +132,9 @@ pub struct Config {
     /// Check mode with `-a sha2` or `-a sha3` and no `-l`: the lines may use
     /// any member of the family (GNU 9.8+); empty otherwise.
     pub family: Vec<AlgoKind>,
+    /// `-a md5,sha256,...` (mhash): the algorithms after the first, each
+    /// file read once for all of them; empty for one algorithm.
+    pub also: Vec<Algorithm>,
     /// Worker threads (`-j N`, else `MHASH_JOBS`); 0 = one per core.
     pub jobs: usize,
     /// How files are read (`--io`, else `MHASH_IO`; default auto).
@@ -604,7 +607,8 @@ fn algorithm_args(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
     if p == Personality::Mhash {
         return vec![
             "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha2", "sha3", "sha3-224", "sha3-256",
-            "sha3-384", "sha3-512", "blake2b", "sm3", "crc", "crc32b", "sysv", "bsd",
+            "sha3-384", "sha3-512", "blake2b", "sm3", "blake3", "xxh3", "xxh128", "crc", "crc32b", "sysv",
+            "bsd",
         ];
     }
     if compat == GnuCompat::V9_1 {
@@ -676,6 +680,23 @@ fn first_byte_char(c: char) -> char {
 fn check_algorithm(p: Personality, compat: GnuCompat, v: &str) -> Result<(), Error> {
     let valid = algorithm_args(p, compat);
     if valid.contains(&v) {
+        return Ok(());
+    }
+    // mhash: a comma list of algorithms, each computed in the same read.
+    if p == Personality::Mhash && v.contains(',') {
+        for part in v.split(',') {
+            if !matches!(choice_from_name(part), Some(AlgoChoice::Kind(_))) {
+                return Err(Error::Usage {
+                    msg: Some(format!(
+                        "invalid algorithm {} in {} (a list names algorithms, not sha2/sha3 families)",
+                        lq(part),
+                        lq(v)
+                    )),
+                    detail: None,
+                    try_help: true,
+                });
+            }
+        }
         return Ok(());
     }
     let mut detail = String::from("Valid arguments are:");
@@ -857,6 +878,9 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
 
     // GNU's option loop, replayed in command-line order.
     let mut choice: Option<AlgoChoice> = None;
+    // `-a md5,sha256`: every algorithm after the first (mhash only).
+    let mut more_kinds: Vec<AlgoKind> = Vec::new();
+    let mut untagged_explicit = false;
     let mut length: Option<(u64, String)> = None;
     let mut binary: i8 = -1;
     let mut prefix_tag: i8 = -1;
@@ -865,7 +889,23 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
     let (mut base64, mut raw, mut debug, mut tag_explicit) = (false, false, false, false);
     for o in opts {
         match o {
-            Opt::Algorithm(v) => choice = choice_from_name(&v),
+            Opt::Algorithm(v) => {
+                more_kinds.clear();
+                if p == Personality::Mhash && v.contains(',') {
+                    let mut kinds = Vec::new();
+                    for part in v.split(',') {
+                        if let Some(AlgoChoice::Kind(k)) = choice_from_name(part)
+                            && !kinds.contains(&k)
+                        {
+                            kinds.push(k);
+                        }
+                    }
+                    choice = kinds.first().map(|&k| AlgoChoice::Kind(k));
+                    more_kinds = kinds.split_off(1.min(kinds.len()));
+                } else {
+                    choice = choice_from_name(&v);
+                }
+            }
             Opt::Length(v) => {
                 let n = parse_length(&v).unwrap_or(0);
                 length = Some((n, v));
@@ -885,6 +925,7 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                     tag_explicit = true;
                 }
                 "untagged" => {
+                    untagged_explicit = true;
                     if prefix_tag == 1 {
                         binary = -1;
                     }
@@ -964,6 +1005,30 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                     _ => AlgoKind::Sha3_512,
                 };
                 Algorithm::new(kind)
+            }
+            AlgoChoice::Kind(k) if !more_kinds.is_empty() => {
+                if len_bits != 0 {
+                    return Err(Error::fatal(
+                        "--length is not supported with several algorithms",
+                    ));
+                }
+                Algorithm::new(k)
+            }
+            AlgoChoice::Kind(AlgoKind::Blake3) => {
+                // BLAKE3's XOF: any whole number of bytes (mhash -l is in
+                // bits, as for BLAKE2b).
+                if !len_bits.is_multiple_of(8) {
+                    return Err(not_multiple_of_8(&len_str));
+                }
+                if len_bits / 8 > crate::algo::BLAKE3_MAX_BYTES {
+                    return Err(Error::fatal(format!(
+                        "invalid length: {}\nmaximum digest length for {} is {} bits",
+                        lq(&len_str),
+                        lq("BLAKE3"),
+                        crate::algo::BLAKE3_MAX_BYTES * 8
+                    )));
+                }
+                Algorithm::blake3(if len_bits == 0 { 32 } else { len_bits / 8 })
             }
             AlgoChoice::Kind(k) => {
                 let natural = p == Personality::Mhash && len_bits == u64::from(k.max_bits());
@@ -1074,8 +1139,24 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
                 AlgoKind::Sha3_512,
             ]
         }
+        _ if check && !more_kinds.is_empty() => {
+            let mut v = vec![algo.kind];
+            v.extend(&more_kinds);
+            v
+        }
         _ => Vec::new(),
     };
+    if !more_kinds.is_empty() && !check {
+        if prefix_tag == 0 && untagged_explicit {
+            return Err(Error::usage(
+                "--untagged is not supported with several algorithms (each line names its algorithm)",
+            ));
+        }
+        if raw {
+            return Err(Error::usage("--raw is not supported with several algorithms"));
+        }
+        prefix_tag = 1;
+    }
     let algo_opt = if check && ((!algo_given && p.takes_algorithm()) || !family.is_empty()) {
         None
     } else {
@@ -1109,6 +1190,11 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         files,
         files_given,
         family,
+        also: if check {
+            Vec::new()
+        } else {
+            more_kinds.iter().map(|&k| Algorithm::new(k)).collect()
+        },
         jobs,
         io,
         walk: native.walk,

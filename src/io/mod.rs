@@ -7,8 +7,11 @@
 //! It knows nothing of formats or messages: errors come back as
 //! [`std::io::Error`] for the caller to word.
 
+mod fanout;
 mod mapped;
 mod split;
+
+pub use fanout::Multi;
 
 use crate::algo::{Algorithm, Hasher};
 use std::fs::File;
@@ -125,19 +128,18 @@ pub fn feed(
     buf: &mut ReadBuf,
     total: &mut u64,
 ) -> io::Result<u64> {
-    feed_then(reader, hasher, buf, total, &mut || {})
+    feed_then(reader, hasher, buf.bytes(), total, &mut || {})
 }
 
 /// [`feed`], calling `on_big` once if the first read fills the whole
 /// buffer (a file of at least [`read_size`] bytes: worth a read-ahead hint).
-fn feed_then(
+pub(super) fn feed_then(
     reader: &mut dyn Read,
     hasher: &mut dyn Hasher,
-    buf: &mut ReadBuf,
+    bytes: &mut [u8],
     total: &mut u64,
     on_big: &mut dyn FnMut(),
 ) -> io::Result<u64> {
-    let bytes = buf.bytes();
     let mut first = true;
     loop {
         match reader.read(bytes) {
@@ -153,6 +155,82 @@ fn feed_then(
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Bytes per call when one input is hashed on several threads at once
+/// (BLAKE3's tree): 4 MiB, enough for rayon to spread over 16 cores.
+const PARALLEL_CHUNK: usize = 4 << 20;
+
+/// Streams `reader` into `hasher` like [`feed_then`], but first looks at
+/// whether the input is large (its first read fills the buffer); a large
+/// input is then hashed on several threads where the hasher allows:
+/// several digests (`-a md5,sha256`) each on a thread of its own over a
+/// shared ring of buffers ([`fanout::feed`]), or one tree hash (BLAKE3)
+/// over all of rayon's threads, `PARALLEL_CHUNK` bytes at a time.
+/// `threads` > 1 allows either.
+fn stream(
+    reader: &mut dyn Read,
+    hasher: &mut dyn Hasher,
+    buf: &mut ReadBuf,
+    total: &mut u64,
+    threads: usize,
+    on_big: &mut dyn FnMut(),
+) -> io::Result<u64> {
+    let parallel = threads > 1 && (hasher.parallel() || hasher.fan_out().is_some());
+    if !parallel {
+        return feed_then(reader, hasher, buf.bytes(), total, on_big);
+    }
+    let bytes = buf.bytes();
+    let n = loop {
+        match reader.read(bytes) {
+            Ok(n) => break n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    };
+    *total += n as u64;
+    crate::progress::note_bytes(n as u64);
+    if n < bytes.len() {
+        // Small: no threads. Hash it and read on (to EOF) as usual.
+        hasher.update(&bytes[..n]);
+        return feed_then(reader, hasher, bytes, total, &mut || {});
+    }
+    on_big();
+    if let Some(hashers) = hasher.fan_out() {
+        let len = bytes.len();
+        fanout::feed(reader, hashers, len, &bytes[..n], total)?;
+        return Ok(*total);
+    }
+    let mut big = Vec::new();
+    if big.try_reserve_exact(PARALLEL_CHUNK).is_err() {
+        hasher.update(&bytes[..n]);
+        return feed_then(reader, hasher, bytes, total, &mut || {});
+    }
+    big.resize(PARALLEL_CHUNK, 0);
+    big[..n].copy_from_slice(&bytes[..n]);
+    let mut fill = n;
+    loop {
+        match reader.read(&mut big[fill..]) {
+            Ok(0) => {
+                hasher.update_parallel(&big[..fill]);
+                return Ok(*total);
+            }
+            Ok(k) => {
+                *total += k as u64;
+                crate::progress::note_bytes(k as u64);
+                fill += k;
+                if fill == big.len() {
+                    hasher.update_parallel(&big);
+                    fill = 0;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                hasher.update_parallel(&big[..fill]);
+                return Err(e);
+            }
         }
     }
 }
@@ -314,20 +392,57 @@ pub fn digest_input_with(
     buf: &mut ReadBuf,
     opts: &InputOpts,
 ) -> io::Result<Digested> {
+    digest_inputs(name, &[algo], buf, opts)
+}
+
+/// [`digest_input_with`] for several algorithms at once, the input read
+/// once (`mhash -a md5,sha256`): [`Digested::digest`] holds the digests
+/// concatenated in the order of `algos` (split them by
+/// [`Algorithm::digest_len`]). With [`InputOpts::threads`] above 1 a large
+/// input's digests run on threads of their own.
+///
+/// # Errors
+/// As [`digest_input_with`].
+///
+/// # Panics
+/// If `algos` is empty.
+pub fn digest_inputs(
+    name: &std::ffi::OsStr,
+    algos: &[Algorithm],
+    buf: &mut ReadBuf,
+    opts: &InputOpts,
+) -> io::Result<Digested> {
     use std::io::Seek;
+    let algo = algos[0];
     let (mode, read_errors_end_input) = (opts.mode, opts.read_errors_end_input);
+    let make = || -> Box<dyn Hasher> {
+        if algos.len() == 1 {
+            algo.hasher()
+        } else {
+            Box::new(Multi(algos.iter().map(|a| a.hasher()).collect()))
+        }
+    };
+    // Threads for one large input (BLAKE3's tree, or one per digest).
+    let stream_threads = opts.threads.map_or(1, crate::sched::effective_jobs);
     // Throws away what was hashed and rewinds: the file changed under a
     // map or a split read, and is read again as it is now.
     let restart = |f: &mut File, hasher: &mut Box<dyn Hasher>, total: &mut u64| -> io::Result<()> {
-        *hasher = algo.hasher();
+        *hasher = make();
         *total = 0;
         f.seek(io::SeekFrom::Start(0)).map(|_| ())
     };
-    let mut hasher = algo.hasher();
+    let mut hasher = make();
     let mut total = 0u64;
     let mut method = "read";
     let r = if name == "-" {
-        feed(&mut stdin_reader(), hasher.as_mut(), buf, &mut total)
+        stream(
+            &mut stdin_reader(),
+            hasher.as_mut(),
+            buf,
+            &mut total,
+            stream_threads,
+            &mut || {},
+        )
     } else {
         let mut f = File::open(Path::new(name))?;
         // The size decides mapping and splitting only; where neither can
@@ -381,7 +496,7 @@ pub fn digest_input_with(
         // large (its first read fills the buffer).
         let hint_later = !advised && size.is_none();
         let fd = raw_fd(&f);
-        feed_then(&mut f, hasher.as_mut(), buf, &mut total, &mut || {
+        stream(&mut f, hasher.as_mut(), buf, &mut total, stream_threads, &mut || {
             if hint_later {
                 advise_sequential_fd(fd);
             }

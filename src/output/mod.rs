@@ -119,6 +119,10 @@ pub fn format_record(
             encode_digest(out, digest, fmt.encoding);
         }
         Style::Untagged => {
+            // xxhsum -H3 writes `XXH3_` before the digest; its -c needs it.
+            if algo.kind == AlgoKind::Xxh3 && fmt.encoding == Encoding::Hex {
+                out.extend_from_slice(b"XXH3_");
+            }
             encode_digest(out, digest, fmt.encoding);
             out.extend_from_slice(if fmt.binary { b" *" } else { b"  " });
             push_name(out);

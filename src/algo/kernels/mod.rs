@@ -8,6 +8,7 @@
 //! FIPS 180-4 §5.1), or a self-contained streaming state (BLAKE2b).
 
 pub(super) mod blake2b;
+pub(super) mod blake3;
 pub(super) mod md5;
 pub(super) mod sha1;
 pub(super) mod sha256;

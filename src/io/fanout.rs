@@ -1,0 +1,165 @@
+//! Several digests of one input from one read (`mhash -a md5,sha256`).
+//!
+//! [`Multi`] feeds every hasher from the same buffer on the calling
+//! thread. [`feed`] runs each hasher on its own thread instead: the
+//! calling thread reads into a bounded ring of [`SLOTS`] shared, read-only
+//! buffers and hands each filled slot to every hasher thread; a slot is
+//! read into again once every thread has hashed it. No copy is made per
+//! algorithm, memory is `SLOTS` x the read size whatever the input size,
+//! and the slowest digest sets the pace.
+
+use crate::algo::Hasher;
+use std::io::{self, Read};
+use std::sync::Arc;
+use std::sync::mpsc;
+
+/// Buffers in the ring: the reader may be this many reads ahead of the
+/// slowest hasher.
+pub const SLOTS: usize = 4;
+
+/// Several hashers fed the same bytes; `finalize` gives their digests
+/// concatenated, in order.
+pub struct Multi(pub Vec<Box<dyn Hasher>>);
+
+impl Hasher for Multi {
+    fn update(&mut self, data: &[u8]) {
+        for h in &mut self.0 {
+            h.update(data);
+        }
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        let mut out = Vec::new();
+        for h in self.0 {
+            out.extend_from_slice(&h.finalize());
+        }
+        out
+    }
+    fn fan_out(&mut self) -> Option<&mut Vec<Box<dyn Hasher>>> {
+        Some(&mut self.0)
+    }
+}
+
+/// Reads `reader` to its end once, hashing every byte with each of
+/// `hashers` on a thread of its own (the calling thread reads). `first`
+/// holds bytes already read (hashed here first). Adds the bytes read to
+/// `total`.
+///
+/// # Errors
+/// The first read error other than `Interrupted`; the hashers then hold
+/// the bytes before it. If a thread cannot be started, the hashers are
+/// fed on the calling thread instead.
+pub fn feed(
+    reader: &mut dyn Read,
+    hashers: &mut Vec<Box<dyn Hasher>>,
+    slot_len: usize,
+    first: &[u8],
+    total: &mut u64,
+) -> io::Result<()> {
+    let n = hashers.len();
+    let mut slots: Vec<Arc<Vec<u8>>> = (0..SLOTS).map(|_| Arc::new(vec![0u8; slot_len])).collect();
+    // How many hasher threads still hold each slot.
+    let mut pending = [0usize; SLOTS];
+    let (done_tx, done_rx) = mpsc::channel::<usize>();
+    let mut result = Ok(());
+    std::thread::scope(|scope| {
+        let mut senders = Vec::with_capacity(n);
+        let mut givers = Vec::with_capacity(n);
+        let mut handles = Vec::with_capacity(n);
+        // Start every thread before handing out any hasher: if one cannot
+        // start, all hashers are still here to be fed on this thread.
+        for _ in 0..n {
+            let (tx, rx) = mpsc::sync_channel::<(usize, Arc<Vec<u8>>, usize)>(SLOTS);
+            let (give, take) = mpsc::channel::<Box<dyn Hasher>>();
+            let done = done_tx.clone();
+            let spawned = std::thread::Builder::new()
+                .stack_size(256 * 1024)
+                .spawn_scoped(scope, move || {
+                    let mut h = take.recv().ok()?;
+                    while let Ok((i, buf, len)) = rx.recv() {
+                        h.update(&buf[..len]);
+                        drop(buf);
+                        let _ = done.send(i);
+                    }
+                    Some(h)
+                });
+            match spawned {
+                Ok(handle) => {
+                    senders.push(tx);
+                    givers.push(give);
+                    handles.push(handle);
+                }
+                Err(_) => break,
+            }
+        }
+        if handles.len() < n {
+            drop(givers);
+            drop(senders);
+            for h in handles {
+                let _ = h.join();
+            }
+            let mut multi = Multi(std::mem::take(hashers));
+            for p in first.chunks(slot_len.max(1)) {
+                multi.update(p);
+            }
+            let mut buf = vec![0u8; slot_len];
+            result = super::feed_then(reader, &mut multi, &mut buf, total, &mut || {}).map(|_| ());
+            *hashers = multi.0;
+            return;
+        }
+        for (give, h) in givers.iter().zip(std::mem::take(hashers)) {
+            let _ = give.send(h);
+        }
+        let send = |i: usize, slots: &Vec<Arc<Vec<u8>>>, len: usize, pending: &mut [usize; SLOTS]| {
+            for tx in &senders {
+                pending[i] += 1;
+                if tx.send((i, Arc::clone(&slots[i]), len)).is_err() {
+                    pending[i] -= 1;
+                }
+            }
+        };
+        let mut next = 0usize;
+        let mut pieces = first.chunks(slot_len).peekable();
+        loop {
+            // Wait until every thread is done with the next slot.
+            while pending[next] > 0 {
+                match done_rx.recv() {
+                    Ok(i) => pending[i] -= 1,
+                    Err(_) => break,
+                }
+            }
+            let Some(buf) = Arc::get_mut(&mut slots[next]) else {
+                result = Err(io::Error::other("hashing thread still holds a buffer"));
+                break;
+            };
+            let len = if let Some(p) = pieces.next() {
+                buf[..p.len()].copy_from_slice(p);
+                p.len()
+            } else {
+                match reader.read(buf) {
+                    Ok(0) => break,
+                    Ok(len) => {
+                        *total += len as u64;
+                        crate::progress::note_bytes(len as u64);
+                        len
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            };
+            send(next, &slots, len, &mut pending);
+            next = (next + 1) % SLOTS;
+        }
+        drop(senders);
+        for h in handles {
+            match h.join() {
+                Ok(Some(h)) => hashers.push(h),
+                Ok(None) => {}
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+    });
+    result
+}
