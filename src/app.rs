@@ -285,7 +285,13 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
                         }
                         line.clear();
                         if json {
-                            crate::json::hash_record(&mut line, &name_bytes, algo, Ok((digest, d.size)), cfg.encoding);
+                            crate::json::hash_record(
+                                &mut line,
+                                &name_bytes,
+                                algo,
+                                Ok((digest, d.size)),
+                                cfg.encoding,
+                            );
                         } else {
                             output::format_record(&mut line, algo, digest, d.size, &name_bytes, &fmt);
                         }

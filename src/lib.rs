@@ -24,6 +24,7 @@
 
 pub mod algo;
 pub mod app;
+pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod error;

@@ -640,7 +640,11 @@ static BLAKE3: [Backend; 2] = [
 fn xxh_simd_name() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") { "avx2" } else { "sse2" }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            "avx2"
+        } else {
+            "sse2"
+        }
     }
     #[cfg(target_arch = "aarch64")]
     {

@@ -215,6 +215,10 @@ impl Parser {
             }
             let mut j = i + tag.len();
             let next = s.get(j).copied();
+            // `XXH3_...  NAME` is xxhsum's untagged XXH3 line, not a tag.
+            if kind == AlgoKind::Xxh3 && next == Some(b'_') {
+                continue;
+            }
             // GNU's algorithm_from_tag ends the tag at a blank, `-`, `(`
             // or the end of the C string: a NUL after the tag counts.
             if self.expect.tag_rule != TagRule::AnyChar
@@ -284,13 +288,23 @@ impl Parser {
         let mut rest = &s[start..];
         // xxhsum writes XXH3 digests as `XXH3_` and 16 hex digits.
         if self.expect.tag_kinds.contains(&AlgoKind::Xxh3)
-            && matches!(self.expect.untagged, None | Some(Algorithm { kind: AlgoKind::Xxh3, .. }))
+            && matches!(
+                self.expect.untagged,
+                None | Some(Algorithm {
+                    kind: AlgoKind::Xxh3,
+                    ..
+                })
+            )
             && let Some(after) = rest.strip_prefix(b"XXH3_")
         {
             rest = after;
-            let tok_len = rest.iter().position(|&b| is_white(b)).ok_or(LineError::Malformed)?;
+            let tok_len = rest
+                .iter()
+                .position(|&b| is_white(b))
+                .ok_or(LineError::Malformed)?;
             let algo = Algorithm::new(AlgoKind::Xxh3);
-            let digest = decode_digest(&rest[..tok_len], algo.digest_len(), false).ok_or(LineError::Malformed)?;
+            let digest =
+                decode_digest(&rest[..tok_len], algo.digest_len(), false).ok_or(LineError::Malformed)?;
             let mut i = tok_len + 1;
             if matches!(rest.get(i), Some(b' ' | b'*')) {
                 i += 1;

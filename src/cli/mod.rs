@@ -271,8 +271,88 @@ fn special_command(args: &[OsString]) -> Option<Result<String, Error>> {
             }
             Some(Ok(String::from_utf8_lossy(&out).into_owned()))
         }
+        "bench" => Some(bench_command(args)),
         _ => None,
     }
+}
+
+/// The clap definition of `mhash bench`.
+fn bench_cli() -> Command {
+    Command::new("bench")
+        .bin_name("mhash bench")
+        .about("in-memory throughput of every algorithm's backend on this machine, fastest first")
+        .arg(flag(
+            "json",
+            "json",
+            None,
+            "print one JSON object instead of the table",
+        ))
+        .arg(
+            Arg::new("algorithms")
+                .long("algorithms")
+                .short('a')
+                .value_name("LIST")
+                .help("comma list of algorithms to measure (default: all)"),
+        )
+        .arg(
+            Arg::new("bytes")
+                .long("bytes")
+                .value_name("LIST")
+                .help("comma list of message sizes, bytes with optional K/M suffix (default 64,4K,1M)"),
+        )
+        .arg(
+            Arg::new("seconds")
+                .long("seconds")
+                .value_name("S")
+                .value_parser(clap::value_parser!(f64))
+                .help("time budget for the whole run in seconds (default 10)"),
+        )
+}
+
+/// `mhash bench [--json] [--algorithms LIST] [--bytes LIST] [--seconds S]`.
+fn bench_command(args: &[OsString]) -> Result<String, Error> {
+    let m = match bench_cli().try_get_matches_from(&args[1..]) {
+        Ok(m) => m,
+        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) => return Ok(e.to_string()),
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid usage");
+            return Err(Error::usage(format!(
+                "bench: {}",
+                first.trim_start_matches("error: ")
+            )));
+        }
+    };
+    let mut opts = crate::bench::BenchOpts::default();
+    if let Some(list) = m.get_one::<String>("algorithms") {
+        opts.algorithms.clear();
+        for name in list.split(',') {
+            let k = AlgoKind::from_name(name.trim())
+                .ok_or_else(|| Error::usage(format!("bench: unknown algorithm {}", lq(name))))?;
+            opts.algorithms.push(Algorithm::new(k));
+        }
+    }
+    if let Some(list) = m.get_one::<String>("bytes") {
+        opts.sizes = list
+            .split(',')
+            .map(|s| {
+                crate::bench::parse_size(s)
+                    .ok_or_else(|| Error::usage(format!("bench: invalid size {} (1 B..256 MiB)", lq(s))))
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    if let Some(&s) = m.get_one::<f64>("seconds") {
+        if !(s > 0.0 && s <= 3600.0) {
+            return Err(Error::usage("bench: --seconds must be in (0, 3600]"));
+        }
+        opts.seconds = s;
+    }
+    let rows = crate::bench::run(&opts);
+    Ok(if m.get_flag("json") {
+        crate::bench::report_json(&opts, &rows)
+    } else {
+        crate::bench::report_text(&opts, &rows)
+    })
 }
 
 /// The outcome of parsing: run, or print help/version and exit 0.
@@ -1008,9 +1088,7 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
             }
             AlgoChoice::Kind(k) if !more_kinds.is_empty() => {
                 if len_bits != 0 {
-                    return Err(Error::fatal(
-                        "--length is not supported with several algorithms",
-                    ));
+                    return Err(Error::fatal("--length is not supported with several algorithms"));
                 }
                 Algorithm::new(k)
             }

@@ -496,11 +496,18 @@ pub fn digest_inputs(
         // large (its first read fills the buffer).
         let hint_later = !advised && size.is_none();
         let fd = raw_fd(&f);
-        stream(&mut f, hasher.as_mut(), buf, &mut total, stream_threads, &mut || {
-            if hint_later {
-                advise_sequential_fd(fd);
-            }
-        })
+        stream(
+            &mut f,
+            hasher.as_mut(),
+            buf,
+            &mut total,
+            stream_threads,
+            &mut || {
+                if hint_later {
+                    advise_sequential_fd(fd);
+                }
+            },
+        )
     };
     match r {
         Ok(_) => {}

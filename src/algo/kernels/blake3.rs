@@ -107,7 +107,13 @@ struct Output {
 
 impl Output {
     fn chaining_value(&self) -> [u32; 8] {
-        first_8(compress(&self.cv, &self.block, self.counter, self.block_len, self.flags))
+        first_8(compress(
+            &self.cv,
+            &self.block,
+            self.counter,
+            self.block_len,
+            self.flags,
+        ))
     }
 
     fn root_bytes(&self, out: &mut [u8]) {
@@ -164,7 +170,13 @@ impl Chunk {
         while !input.is_empty() {
             if self.block_len == BLOCK_LEN {
                 let w = words(&self.block);
-                self.cv = first_8(compress(&self.cv, &w, self.counter, BLOCK_LEN as u32, self.start_flag()));
+                self.cv = first_8(compress(
+                    &self.cv,
+                    &w,
+                    self.counter,
+                    BLOCK_LEN as u32,
+                    self.start_flag(),
+                ));
                 self.blocks_done += 1;
                 self.block = [0; BLOCK_LEN];
                 self.block_len = 0;

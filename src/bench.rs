@@ -1,0 +1,266 @@
+//! `mhash bench`: which algorithm is fastest on this machine, with the
+//! backend mhash picks for it. Every algorithm hashes an in-memory buffer
+//! of each message size (64 B, 4 KiB and 1 MiB by default) on one thread,
+//! a fresh hasher per message, for a share of the time budget (10 s by
+//! default); throughput is in MB/s (10^6 bytes per second). No file I/O
+//! and no process start-up is included: this measures the kernels.
+
+use crate::algo::{AlgoKind, Algorithm};
+use std::time::{Duration, Instant};
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct BenchOpts {
+    /// The algorithms, each at its natural digest length.
+    pub algorithms: Vec<Algorithm>,
+    /// Message sizes in bytes.
+    pub sizes: Vec<usize>,
+    /// The whole run's time budget in seconds, shared out evenly.
+    pub seconds: f64,
+}
+
+impl Default for BenchOpts {
+    fn default() -> Self {
+        BenchOpts {
+            algorithms: AlgoKind::ALL.into_iter().map(Algorithm::new).collect(),
+            sizes: vec![64, 4096, 1 << 20],
+            seconds: 10.0,
+        }
+    }
+}
+
+/// One algorithm's figures.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BenchRow {
+    /// `mhash -a` name.
+    pub algorithm: &'static str,
+    /// The backend that ran (see `mhash --backends`).
+    pub backend: &'static str,
+    /// Where its code comes from (`mhash`, or a crate and version).
+    pub source: &'static str,
+    /// False for the CRCs, the `sum` checksums and xxHash.
+    pub cryptographic: bool,
+    /// Throughput per message size, in the order of [`BenchOpts::sizes`].
+    pub results: Vec<SizeResult>,
+}
+
+/// Throughput at one message size.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct SizeResult {
+    /// Message size in bytes.
+    pub bytes: usize,
+    /// MB/s: 10^6 bytes of message per second, best of the timed rounds.
+    pub mb_per_s: f64,
+}
+
+/// Hashes `msg` with fresh hashers of `algo` for about `budget`, and
+/// returns the best throughput of the rounds, in MB/s.
+fn measure(algo: Algorithm, msg: &[u8], budget: Duration) -> f64 {
+    // Rounds of about 1/5 of the budget each; the best one counts (the
+    // machine is shared: the best round is the least disturbed).
+    let one = |n: usize| -> Duration {
+        let t = Instant::now();
+        for _ in 0..n {
+            let mut h = algo.hasher();
+            h.update(std::hint::black_box(msg));
+            std::hint::black_box(h.finalize());
+        }
+        t.elapsed()
+    };
+    // Calibrate: how many messages fill a round.
+    let mut n = 1usize;
+    let round = budget / 5;
+    loop {
+        let t = one(n);
+        if t >= round / 4 || n >= 1 << 30 {
+            let scale = round.as_secs_f64() / t.as_secs_f64().max(1e-9);
+            n = ((n as f64 * scale) as usize).max(1);
+            break;
+        }
+        n *= 4;
+    }
+    let start = Instant::now();
+    let mut best = f64::MAX;
+    while start.elapsed() < budget || best == f64::MAX {
+        let t = one(n).as_secs_f64().max(1e-9);
+        best = best.min(t / n as f64);
+    }
+    msg.len() as f64 / best / 1e6
+}
+
+/// Runs the benchmark; rows sorted fastest first by the largest size.
+pub fn run(opts: &BenchOpts) -> Vec<BenchRow> {
+    let cells = (opts.algorithms.len() * opts.sizes.len()).max(1);
+    let per_cell = Duration::from_secs_f64((opts.seconds / cells as f64).max(0.01));
+    let largest = opts.sizes.iter().copied().max().unwrap_or(0);
+    let data: Vec<u8> = (0..largest).map(|i| (i % 251) as u8).collect();
+    let mut rows: Vec<BenchRow> = opts
+        .algorithms
+        .iter()
+        .map(|&a| {
+            let b = a.backend();
+            BenchRow {
+                algorithm: a.kind.name(),
+                backend: b.name(),
+                source: b.source,
+                cryptographic: a.kind.is_cryptographic(),
+                results: opts
+                    .sizes
+                    .iter()
+                    .map(|&n| SizeResult {
+                        bytes: n,
+                        mb_per_s: measure(a, &data[..n], per_cell),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let key = |r: &BenchRow| r.results.last().map_or(0.0, |s| s.mb_per_s);
+    rows.sort_by(|x, y| key(y).total_cmp(&key(x)));
+    rows
+}
+
+fn size_label(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// Groups digits by thousands: 12345.6 -> `12,346`.
+fn thousands(v: f64) -> String {
+    let s = format!("{:.0}", v);
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The fastest cryptographic and non-cryptographic rows (by the largest size).
+fn fastest(rows: &[BenchRow]) -> (Option<&BenchRow>, Option<&BenchRow>) {
+    (
+        rows.iter().find(|r| r.cryptographic),
+        rows.iter().find(|r| !r.cryptographic),
+    )
+}
+
+/// The text report: one row per algorithm, then the two winners.
+pub fn report_text(opts: &BenchOpts, rows: &[BenchRow]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "mhash bench: in-memory throughput in MB/s (10^6 B/s), one thread, fastest first ({:.1} s budget)",
+        opts.seconds
+    );
+    let mut head = format!("{:<10} {:<36}", "algorithm", "backend");
+    for &n in &opts.sizes {
+        let _ = write!(head, " {:>10}", size_label(n));
+    }
+    let _ = writeln!(out, "{}", head.trim_end());
+    for r in rows {
+        let mut line = format!(
+            "{:<10} {:<36}",
+            r.algorithm,
+            format!("{} ({})", r.backend, r.source)
+        );
+        for s in &r.results {
+            let _ = write!(line, " {:>10}", thousands(s.mb_per_s));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    let (c, nc) = fastest(rows);
+    let big = opts
+        .sizes
+        .iter()
+        .copied()
+        .max()
+        .map(size_label)
+        .unwrap_or_default();
+    for (label, r) in [("cryptographic", c), ("non-cryptographic", nc)] {
+        if let Some(r) = r {
+            let v = r.results.last().map_or(0.0, |s| s.mb_per_s);
+            let _ = writeln!(
+                out,
+                "fastest {label}: {} ({}, {} MB/s at {big})",
+                r.algorithm,
+                r.backend,
+                thousands(v)
+            );
+        }
+    }
+    out
+}
+
+/// The `--json` report: one object with the rows and the two winners.
+pub fn report_json(opts: &BenchOpts, rows: &[BenchRow]) -> String {
+    let (c, nc) = fastest(rows);
+    let v = serde_json::json!({
+        "unit": "MB/s (10^6 bytes per second)",
+        "threads": 1,
+        "seconds": opts.seconds,
+        "results": rows,
+        "fastest_cryptographic": c.map(|r| r.algorithm),
+        "fastest_non_cryptographic": nc.map(|r| r.algorithm),
+    });
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Parses a size with an optional `K`/`KiB`/`M`/`MiB` suffix (powers of 1,024).
+pub fn parse_size(s: &str) -> Option<usize> {
+    let t = s.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("KiB").or(t.strip_suffix('K')) {
+        (n, 1 << 10)
+    } else if let Some(n) = t.strip_suffix("MiB").or(t.strip_suffix('M')) {
+        (n, 1 << 20)
+    } else {
+        (t.strip_suffix('B').unwrap_or(t), 1)
+    };
+    let v: usize = num.trim().parse().ok()?;
+    let v = v.checked_mul(mult)?;
+    (1..=(256 << 20)).contains(&v).then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_numbers_read_and_print() {
+        assert_eq!(parse_size("64"), Some(64));
+        assert_eq!(parse_size("4K"), Some(4096));
+        assert_eq!(parse_size("1MiB"), Some(1 << 20));
+        assert_eq!(parse_size("0"), None);
+        assert_eq!(parse_size("x"), None);
+        assert_eq!(thousands(1234567.4), "1,234,567");
+        assert_eq!(thousands(999.0), "999");
+        assert_eq!(size_label(4096), "4 KiB");
+    }
+
+    #[test]
+    fn a_short_run_reports_every_algorithm_sorted() {
+        let opts = BenchOpts {
+            algorithms: vec![Algorithm::new(AlgoKind::Md5), Algorithm::new(AlgoKind::Xxh3)],
+            sizes: vec![64, 4096],
+            seconds: 0.2,
+        };
+        let rows = run(&opts);
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|r| r.results.iter().all(|s| s.mb_per_s > 0.0)));
+        let text = report_text(&opts, &rows);
+        assert!(text.contains("fastest cryptographic: md5"), "{text}");
+        assert!(text.contains("fastest non-cryptographic: xxh3"), "{text}");
+        let v: serde_json::Value = serde_json::from_str(&report_json(&opts, &rows)).unwrap();
+        assert_eq!(v["fastest_cryptographic"], "md5");
+        assert_eq!(v["results"].as_array().unwrap().len(), 2);
+    }
+}
