@@ -210,6 +210,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         zero: cfg.zero,
         encoding: cfg.encoding,
         legacy_name: cfg.files_given,
+        no_names: cfg.no_names,
     };
     if cfg.debug && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
         for l in crc_debug_lines(cfg.compat, algo.kind) {

@@ -8,6 +8,7 @@
 //! [`parse`] replays the options in command-line order the way GNU's option
 //! loop does, then applies GNU's post-parse checks in GNU's order.
 
+pub mod b3sum;
 pub mod getopt;
 pub mod help;
 pub mod personality;
@@ -132,6 +133,8 @@ pub struct Config {
     /// Check mode with `-a sha2` or `-a sha3` and no `-l`: the lines may use
     /// any member of the family (GNU 9.8+); empty otherwise.
     pub family: Vec<AlgoKind>,
+    /// Digests without names (b3sum `--no-names`, implied by `--raw`).
+    pub no_names: bool,
     /// `-a md5,sha256,...` (mhash): the algorithms after the first, each
     /// file read once for all of them; empty for one algorithm.
     pub also: Vec<Algorithm>,
@@ -856,6 +859,9 @@ fn parse_length(s: &str) -> Result<u64, bool> {
 /// # Errors
 /// [`Error::Usage`] with GNU's wording for every invalid command line.
 pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
+    if p == Personality::B3sum {
+        return b3sum::parse(args);
+    }
     let compat = GnuCompat::from_env();
     let prog = args
         .first()
@@ -1268,6 +1274,7 @@ pub fn parse(p: Personality, args: Vec<OsString>) -> Result<Parsed, Error> {
         files,
         files_given,
         family,
+        no_names: false,
         also: if check {
             Vec::new()
         } else {

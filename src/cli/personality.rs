@@ -25,6 +25,10 @@ pub enum Personality {
     Cksum,
     /// The native `mhash` face: `-a ALGO` (default sha256), untagged output.
     Mhash,
+    /// `b3sum` (the BLAKE3 team's tool): BLAKE3 with its flags that fit
+    /// (`--length` in bytes, `--num-threads`, `--no-mmap`, `--no-names`,
+    /// `--raw`, `--tag`, `-c`, `--quiet`).
+    B3sum,
 }
 
 impl Personality {
@@ -53,6 +57,9 @@ impl Personality {
         if let Some((p, _)) = Self::GNU.iter().find(|(_, n)| *n == base) {
             return *p;
         }
+        if base == "b3sum" || base.ends_with("-b3sum") {
+            return Personality::B3sum;
+        }
         Self::GNU
             .iter()
             .filter(|(_, n)| base.ends_with(n))
@@ -64,6 +71,9 @@ impl Personality {
     /// The canonical program name (`sha256sum`), as GNU's documentation
     /// links spell it, whatever `argv[0]` was.
     pub fn name(self) -> &'static str {
+        if self == Personality::B3sum {
+            return "b3sum";
+        }
         Self::GNU
             .iter()
             .find(|(p, _)| *p == self)
@@ -82,6 +92,7 @@ impl Personality {
             Personality::Sha384sum => AlgoKind::Sha384,
             Personality::Sha512sum => AlgoKind::Sha512,
             Personality::B2sum => AlgoKind::Blake2b,
+            Personality::B3sum => AlgoKind::Blake3,
             Personality::Cksum | Personality::Mhash => return None,
         };
         Some(Algorithm::new(kind))
@@ -89,7 +100,7 @@ impl Personality {
 
     /// True for the GNU-named personalities.
     pub fn is_gnu(self) -> bool {
-        self != Personality::Mhash
+        !matches!(self, Personality::Mhash | Personality::B3sum)
     }
 
     /// True when `-l/--length` is accepted (b2sum, cksum, mhash).
@@ -128,5 +139,6 @@ mod tests {
             Personality::Mhash
         );
         assert_eq!(Personality::from_argv0(OsStr::new("sum")), Personality::Mhash);
+        assert_eq!(Personality::from_argv0(OsStr::new("/usr/local/bin/b3sum")), Personality::B3sum);
     }
 }

@@ -203,6 +203,12 @@ fn stream(
         fanout::feed(reader, hashers, len, &bytes[..n], total)?;
         return Ok(*total);
     }
+    // rayon's pool: as many threads as this input may use (b3sum
+    // --num-threads, -j), set once per process.
+    static POOL: std::sync::Once = std::sync::Once::new();
+    POOL.call_once(|| {
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
+    });
     let mut big = Vec::new();
     if big.try_reserve_exact(PARALLEL_CHUNK).is_err() {
         hasher.update(&bytes[..n]);

@@ -44,6 +44,8 @@ pub struct Format {
     /// Legacy (CRC/sum) lines carry the name only when files were named on
     /// the command line (GNU cksum prints `CRC SIZE` for bare stdin).
     pub legacy_name: bool,
+    /// Digest only, no name (b3sum `--no-names`).
+    pub no_names: bool,
 }
 
 /// Appends the text form of `digest` (hex or base64) to `out`.
@@ -99,6 +101,11 @@ pub fn format_record(
         out.push(delim);
         return;
     }
+    if fmt.no_names {
+        encode_digest(out, digest, fmt.encoding);
+        out.push(delim);
+        return;
+    }
     let escape = !fmt.zero && escape::needs_escape(name);
     if escape {
         out.push(b'\\');
@@ -142,6 +149,7 @@ mod tests {
             zero: false,
             encoding: Encoding::Hex,
             legacy_name: true,
+            no_names: false,
         }
     }
 
