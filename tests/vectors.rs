@@ -761,3 +761,109 @@ fn backends_agree_on_every_length() {
     }
     f.assert_none("backends disagree");
 }
+
+// ---------------------------------------------------------------------------
+// 7. BLAKE3 (official test vectors) and xxHash (xxHash's sanity values)
+// ---------------------------------------------------------------------------
+
+/// `../shared/vectors/blake3/test_vectors.json`: every case's input is
+/// `input_len` bytes of `i % 251`; `hash` is 131 bytes of extended output,
+/// whose first 32 bytes are the default digest. Checked on every backend,
+/// at 32 bytes and at the full 131-byte XOF length.
+#[test]
+fn blake3_official_test_vectors() {
+    if !vectors_present("blake3_official_test_vectors") {
+        return;
+    }
+    let text = read_vec_text("blake3/test_vectors.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("test_vectors.json");
+    let cases = v["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 35, "BLAKE3 cases");
+    let mut f = Failures::default();
+    for c in cases {
+        let len = c["input_len"].as_u64().expect("input_len") as usize;
+        let input: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let xof = from_hex(c["hash"].as_str().expect("hash"));
+        assert_eq!(xof.len(), 131);
+        f.check(Algorithm::new(AlgoKind::Blake3), &input, &xof[..32], "blake3 32");
+        f.check(Algorithm::blake3(131), &input, &xof, "blake3 xof 131");
+        f.check(Algorithm::blake3(1), &input, &xof[..1], "blake3 xof 1");
+    }
+    f.assert_none("blake3 test_vectors.json");
+}
+
+/// xxHash's sanity buffer (xxHash 0.8 `cli/xsum_sanity_check.c`):
+/// byte i is the top byte of PRIME32 * PRIME64^i (mod 2^64).
+fn xxh_sanity_buffer(len: usize) -> Vec<u8> {
+    const PRIME32: u64 = 2_654_435_761;
+    const PRIME64: u64 = 0x9E37_79B1_85EB_CA8D;
+    let mut byte_gen = PRIME32;
+    (0..len)
+        .map(|_| {
+            let b = (byte_gen >> 56) as u8;
+            byte_gen = byte_gen.wrapping_mul(PRIME64);
+            b
+        })
+        .collect()
+}
+
+/// XXH3_64bits and XXH3_128bits, seed 0, on xxHash's sanity buffer (its
+/// `XSUM_XXH3_testdata` / `XSUM_XXH128_testdata`, 0.8.3), as xxhsum
+/// prints them: big-endian (for XXH128 the high 64 bits first).
+#[test]
+fn xxh3_and_xxh128_sanity_values() {
+    let xxh3: [(usize, &str); 8] = [
+        (0, "2d06800538d394c2"),
+        (1, "c44bdff4074eecdb"),
+        (6, "27b56a84cd2d7325"),
+        (12, "a713daf0dfbb77e7"),
+        (24, "a3fe70bf9d3510eb"),
+        (48, "397da259ecba1f11"),
+        (80, "bcdefbbb2c47c90a"),
+        (195, "cd94217ee362ec3a"),
+    ];
+    let xxh128: [(usize, &str); 7] = [
+        (0, "99aa06d3014798d86001c324468d497f"),
+        (1, "a6cd5e9392000f6ac44bdff4074eecdb"),
+        (6, "082afe0b8162d12a3e7039bdda43cfc6"),
+        (12, "6e3efd8fc7802b18061a192713f69ad9"),
+        (24, "0ce966e4678d37611e7044d28b1b901d"),
+        (48, "a002ac4e5478227ef942219aed80f67b"),
+        (81, "4952f58181ab00425e8bafb9f95fb803"),
+    ];
+    let mut f = Failures::default();
+    for (len, want) in xxh3 {
+        f.check(Algorithm::new(AlgoKind::Xxh3), &xxh_sanity_buffer(len), &from_hex(want), "xxh3 sanity");
+    }
+    for (len, want) in xxh128 {
+        f.check(Algorithm::new(AlgoKind::Xxh128), &xxh_sanity_buffer(len), &from_hex(want), "xxh128 sanity");
+    }
+    // "abc": XXH3 78af5f94892f3950 (xxhsum -H3), BLAKE3 from its paper's
+    // reference implementation.
+    f.check(Algorithm::new(AlgoKind::Xxh3), b"abc", &from_hex("78af5f94892f3950"), "xxh3 abc");
+    f.assert_none("xxHash sanity values");
+}
+
+/// The long-input paths (xxHash's 1,024-byte blocks, BLAKE3's chunk tree
+/// with several levels, BLAKE3's XOF past one 64-byte block): every
+/// backend agrees with the portable one on lengths the 0..=1,100 sweep
+/// above does not reach, and at several output lengths.
+#[test]
+fn long_inputs_and_xof_lengths_agree_across_backends() {
+    let data = noise(300_000, 11);
+    let mut f = Failures::default();
+    for alg in [
+        Algorithm::new(AlgoKind::Xxh3),
+        Algorithm::new(AlgoKind::Xxh128),
+        Algorithm::new(AlgoKind::Blake3),
+        Algorithm::blake3(64),
+        Algorithm::blake3(200),
+    ] {
+        let portable = alg.backends().last().unwrap();
+        for len in [1023, 1024, 1025, 2048, 4095, 4096, 4097, 8192 + 17, 65_536, 299_999] {
+            let msg = &data[..len];
+            f.check(alg, msg, &one_shot(portable, alg, msg), "long input");
+        }
+    }
+    f.assert_none("long inputs");
+}
