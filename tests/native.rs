@@ -123,7 +123,7 @@ fn check_with_ambiguous_length_names_the_line_and_suggests_a() {
         .code(1)
         .stdout("")
         .stderr(predicates::str::contains(
-            "list.txt: 1: cannot tell the algorithm of a 256-bit digest (sha256, sha3-256, sm3)",
+            "list.txt: 1: cannot tell the algorithm of a 256-bit digest (blake3, sha256, sha3-256, sm3)",
         ))
         .stderr(predicates::str::contains("use -a ALGO"));
     mhash(p)

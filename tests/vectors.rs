@@ -833,14 +833,29 @@ fn xxh3_and_xxh128_sanity_values() {
     ];
     let mut f = Failures::default();
     for (len, want) in xxh3 {
-        f.check(Algorithm::new(AlgoKind::Xxh3), &xxh_sanity_buffer(len), &from_hex(want), "xxh3 sanity");
+        f.check(
+            Algorithm::new(AlgoKind::Xxh3),
+            &xxh_sanity_buffer(len),
+            &from_hex(want),
+            "xxh3 sanity",
+        );
     }
     for (len, want) in xxh128 {
-        f.check(Algorithm::new(AlgoKind::Xxh128), &xxh_sanity_buffer(len), &from_hex(want), "xxh128 sanity");
+        f.check(
+            Algorithm::new(AlgoKind::Xxh128),
+            &xxh_sanity_buffer(len),
+            &from_hex(want),
+            "xxh128 sanity",
+        );
     }
     // "abc": XXH3 78af5f94892f3950 (xxhsum -H3), BLAKE3 from its paper's
     // reference implementation.
-    f.check(Algorithm::new(AlgoKind::Xxh3), b"abc", &from_hex("78af5f94892f3950"), "xxh3 abc");
+    f.check(
+        Algorithm::new(AlgoKind::Xxh3),
+        b"abc",
+        &from_hex("78af5f94892f3950"),
+        "xxh3 abc",
+    );
     f.assert_none("xxHash sanity values");
 }
 
@@ -860,7 +875,18 @@ fn long_inputs_and_xof_lengths_agree_across_backends() {
         Algorithm::blake3(200),
     ] {
         let portable = alg.backends().last().unwrap();
-        for len in [1023, 1024, 1025, 2048, 4095, 4096, 4097, 8192 + 17, 65_536, 299_999] {
+        for len in [
+            1023,
+            1024,
+            1025,
+            2048,
+            4095,
+            4096,
+            4097,
+            8192 + 17,
+            65_536,
+            299_999,
+        ] {
             let msg = &data[..len];
             f.check(alg, msg, &one_shot(portable, alg, msg), "long input");
         }

@@ -20,7 +20,8 @@ use std::ffi::OsString;
 
 /// The clap definition of the `b3sum` face.
 pub fn command() -> Command {
-    let flag = |id: &'static str, help: &'static str| Arg::new(id).long(id).action(ArgAction::SetTrue).help(help);
+    let flag =
+        |id: &'static str, help: &'static str| Arg::new(id).long(id).action(ArgAction::SetTrue).help(help);
     Command::new("b3sum")
         .version(env!("CARGO_PKG_VERSION"))
         .about("Print or check BLAKE3 checksums (mhash's b3sum personality)")
@@ -57,7 +58,10 @@ pub fn command() -> Command {
                 .value_name("CONTEXT")
                 .help("Key derivation mode: not supported by mhash"),
         )
-        .arg(flag("no-mmap", "Read files with read(2) (mhash's default; mmap only with MHASH_IO=mmap)"))
+        .arg(flag(
+            "no-mmap",
+            "Read files with read(2) (mhash's default; mmap only with MHASH_IO=mmap)",
+        ))
         .arg(flag("no-names", "Omit file names in the output"))
         .arg(flag(
             "raw",
@@ -140,7 +144,11 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, Error> {
         mode: if check { Mode::Check } else { Mode::Hash },
         algo: Some(algo),
         length_given: false,
-        style: if m.get_flag("tag") { Style::Tagged } else { Style::Untagged },
+        style: if m.get_flag("tag") {
+            Style::Tagged
+        } else {
+            Style::Untagged
+        },
         binary: false,
         zero: false,
         encoding: if raw { Encoding::Raw } else { Encoding::Hex },
@@ -157,7 +165,9 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, Error> {
         family: Vec::new(),
         no_names: raw || m.get_flag("no-names"),
         also: Vec::new(),
-        jobs: m.get_one::<u16>("num-threads").map_or_else(super::env_jobs, |&n| n as usize),
+        jobs: m
+            .get_one::<u16>("num-threads")
+            .map_or_else(super::env_jobs, |&n| n as usize),
         io: if m.get_flag("no-mmap") {
             crate::io::IoMode::Read
         } else {

@@ -139,6 +139,9 @@ mod tests {
             Personality::Mhash
         );
         assert_eq!(Personality::from_argv0(OsStr::new("sum")), Personality::Mhash);
-        assert_eq!(Personality::from_argv0(OsStr::new("/usr/local/bin/b3sum")), Personality::B3sum);
+        assert_eq!(
+            Personality::from_argv0(OsStr::new("/usr/local/bin/b3sum")),
+            Personality::B3sum
+        );
     }
 }

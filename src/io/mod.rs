@@ -207,7 +207,9 @@ fn stream(
     // --num-threads, -j), set once per process.
     static POOL: std::sync::Once = std::sync::Once::new();
     POOL.call_once(|| {
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
     });
     let mut big = Vec::new();
     if big.try_reserve_exact(PARALLEL_CHUNK).is_err() {
