@@ -40,9 +40,11 @@ impl Hasher for Multi {
 }
 
 /// Reads `reader` to its end once, hashing every byte with each of
-/// `hashers` on a thread of its own (the calling thread reads). `first`
-/// holds bytes already read (hashed here first). Adds the bytes read to
-/// `total`.
+/// `hashers` on a thread of its own while the calling thread reads ahead
+/// into the ring. A hasher that can use several threads itself
+/// ([`Hasher::parallel`], BLAKE3) gets each slot through
+/// [`Hasher::update_parallel`]. `first` holds bytes already read (they are
+/// hashed first). Adds the bytes read to `total`.
 ///
 /// # Errors
 /// The first read error other than `Interrupted`; the hashers then hold
@@ -50,7 +52,7 @@ impl Hasher for Multi {
 /// fed on the calling thread instead.
 pub fn feed(
     reader: &mut dyn Read,
-    hashers: &mut Vec<Box<dyn Hasher>>,
+    hashers: Vec<&mut dyn Hasher>,
     slot_len: usize,
     first: &[u8],
     total: &mut u64,
@@ -69,18 +71,22 @@ pub fn feed(
         // start, all hashers are still here to be fed on this thread.
         for _ in 0..n {
             let (tx, rx) = mpsc::sync_channel::<(usize, Arc<Vec<u8>>, usize)>(SLOTS);
-            let (give, take) = mpsc::channel::<Box<dyn Hasher>>();
+            let (give, take) = mpsc::channel::<&mut dyn Hasher>();
             let done = done_tx.clone();
             let spawned = std::thread::Builder::new()
                 .stack_size(256 * 1024)
                 .spawn_scoped(scope, move || {
-                    let mut h = take.recv().ok()?;
+                    let Ok(h) = take.recv() else { return };
+                    let parallel = h.parallel();
                     while let Ok((i, buf, len)) = rx.recv() {
-                        h.update(&buf[..len]);
+                        if parallel {
+                            h.update_parallel(&buf[..len]);
+                        } else {
+                            h.update(&buf[..len]);
+                        }
                         drop(buf);
                         let _ = done.send(i);
                     }
-                    Some(h)
                 });
             match spawned {
                 Ok(handle) => {
@@ -97,16 +103,18 @@ pub fn feed(
             for h in handles {
                 let _ = h.join();
             }
-            let mut multi = Multi(std::mem::take(hashers));
-            for p in first.chunks(slot_len.max(1)) {
-                multi.update(p);
-            }
+            let mut hashers = hashers;
             let mut buf = vec![0u8; slot_len];
+            for h in &mut hashers {
+                for p in first.chunks(slot_len.max(1)) {
+                    h.update(p);
+                }
+            }
+            let mut multi = Borrowed(hashers);
             result = super::feed_then(reader, &mut multi, &mut buf, total, &mut || {}).map(|_| ());
-            *hashers = multi.0;
             return;
         }
-        for (give, h) in givers.iter().zip(std::mem::take(hashers)) {
+        for (give, h) in givers.iter().zip(hashers) {
             let _ = give.send(h);
         }
         let send = |i: usize, slots: &Vec<Arc<Vec<u8>>>, len: usize, pending: &mut [usize; SLOTS]| {
@@ -154,12 +162,24 @@ pub fn feed(
         }
         drop(senders);
         for h in handles {
-            match h.join() {
-                Ok(Some(h)) => hashers.push(h),
-                Ok(None) => {}
-                Err(p) => std::panic::resume_unwind(p),
+            if let Err(p) = h.join() {
+                std::panic::resume_unwind(p);
             }
         }
     });
     result
+}
+
+/// Borrowed hashers fed the same bytes (the fallback when no thread starts).
+struct Borrowed<'a>(Vec<&'a mut dyn Hasher>);
+
+impl Hasher for Borrowed<'_> {
+    fn update(&mut self, data: &[u8]) {
+        for h in &mut self.0 {
+            h.update(data);
+        }
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        Vec::new()
+    }
 }

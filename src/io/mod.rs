@@ -200,47 +200,20 @@ fn stream(
     on_big();
     if let Some(hashers) = hasher.fan_out() {
         let len = bytes.len();
-        fanout::feed(reader, hashers, len, &bytes[..n], total)?;
+        let list = hashers.iter_mut().map(|h| h.as_mut() as &mut dyn Hasher).collect();
+        fanout::feed(reader, list, len, &bytes[..n], total)?;
         return Ok(*total);
     }
-    // rayon's pool: as many threads as this input may use (b3sum
-    // --num-threads, -j), set once per process.
+    // One tree hash (BLAKE3): a hashing thread takes PARALLEL_CHUNK-byte
+    // slots from the ring, spreading each over rayon's threads, while this
+    // thread reads the next (b3sum hashes large files multi-threaded only
+    // from a map; here reading overlaps hashing, and memory stays bounded).
     static POOL: std::sync::Once = std::sync::Once::new();
     POOL.call_once(|| {
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global();
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
     });
-    let mut big = Vec::new();
-    if big.try_reserve_exact(PARALLEL_CHUNK).is_err() {
-        hasher.update(&bytes[..n]);
-        return feed_then(reader, hasher, bytes, total, &mut || {});
-    }
-    big.resize(PARALLEL_CHUNK, 0);
-    big[..n].copy_from_slice(&bytes[..n]);
-    let mut fill = n;
-    loop {
-        match reader.read(&mut big[fill..]) {
-            Ok(0) => {
-                hasher.update_parallel(&big[..fill]);
-                return Ok(*total);
-            }
-            Ok(k) => {
-                *total += k as u64;
-                crate::progress::note_bytes(k as u64);
-                fill += k;
-                if fill == big.len() {
-                    hasher.update_parallel(&big);
-                    fill = 0;
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                hasher.update_parallel(&big[..fill]);
-                return Err(e);
-            }
-        }
-    }
+    fanout::feed(reader, vec![hasher], PARALLEL_CHUNK, &bytes[..n], total)?;
+    Ok(*total)
 }
 
 static STDIN_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
