@@ -376,6 +376,63 @@ impl Parser {
 mod tests {
     use super::*;
 
+    /// mhash -c without -a: every tag, inference by length.
+    fn native_parser() -> Parser {
+        Parser::new(
+            Expect {
+                tag_kinds: AlgoKind::ALL.into_iter().filter(|k| k.tag().is_some()).collect(),
+                tag_rule: TagRule::Blank,
+                untagged: None,
+                blake2b_auto_length: true,
+                infer_by_length: true,
+                base64: true,
+                short_lines: true,
+            },
+            false,
+        )
+    }
+
+    #[test]
+    fn xxhash_and_blake3_lines_are_read_and_odd_ones_rejected_without_panic() {
+        let mut p = native_parser();
+        let l = p.parse(b"XXH3_78af5f94892f3950  abc").unwrap();
+        assert_eq!((l.algo.kind, &l.name[..]), (AlgoKind::Xxh3, &b"abc"[..]));
+        let l = p
+            .parse(b"XXH128 (abc) = 06b05ab6733a618578af5f94892f3950")
+            .unwrap();
+        assert_eq!(l.algo.kind, AlgoKind::Xxh128);
+        let l = p
+            .parse(
+                b"BLAKE3-512 (f) = "
+                    .iter()
+                    .copied()
+                    .chain([b'a'; 128])
+                    .collect::<Vec<_>>()
+                    .as_slice(),
+            )
+            .unwrap();
+        assert_eq!(l.algo, Algorithm::blake3(64));
+        for bad in [
+            &b"XXH3_"[..],
+            b"XXH3_ ",
+            b"XXH3_78af5f94892f3950",
+            b"XXH3_78af5f94892f395  abc",
+            b"XXH3_78af5f94892f3950zz  abc",
+            b"XXH3__78af5f94892f3950  abc",
+            b"BLAKE3-0 (f) = 00",
+            b"BLAKE3-7 (f) = 00",
+            b"BLAKE3-99999999999999999999 (f) = 00",
+            b"BLAKE3-8 (f) = 0",
+            b"BLAKE3 (f) = ",
+            b"XXH128 (f) = 06b0",
+            b"\\XXH3_78af5f94892f3950  a\\",
+        ] {
+            let _ = p.parse(bad);
+        }
+        assert!(p.parse(b"XXH3_78af5f94892f3950").is_err());
+        assert!(p.parse(b"BLAKE3-0 (f) = 00").is_err());
+    }
+
     fn sha256_parser() -> Parser {
         Parser::new(
             Expect {

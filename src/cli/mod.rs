@@ -391,7 +391,7 @@ pub fn command(p: Personality) -> Command {
                 .value_name("TYPE")
                 .action(ArgAction::Append)
                 .allow_hyphen_values(true)
-                .help("digest algorithm (default sha256): md5 sha1 sha224 sha256 sha384 sha512 sha2 sha3 sha3-256 blake2b sm3 crc crc32b sysv bsd"),
+                .help("digest algorithm (default sha256): md5 sha1 sha224 sha256 sha384 sha512 sha2 sha3 sha3-256 blake2b sm3 blake3 xxh3 xxh128 crc crc32b sysv bsd; or a comma list, e.g. md5,sha256"),
         );
         cmd = cmd.arg(flag(
             "base64",
@@ -647,6 +647,8 @@ pub fn command(p: Personality) -> Command {
                  `mhash -c FILE` works out the algorithm per line: from a BSD tag, from -a,\n\
                  from the checksum file's name (SHA256SUMS, *.md5, ...) or from the digest length.\n\
                  \n\
+                 `-a md5,sha256,...` reads each file once and prints a tagged line per algorithm.\n\
+                 `mhash bench` measures every algorithm's throughput here (`mhash bench --help`).\n\
                  `mhash completions SHELL` prints a completion script (bash, zsh, fish,\n\
                  powershell, elvish); `mhash man` prints this manual as a roff man page.",
             );
@@ -768,6 +770,18 @@ fn check_algorithm(p: Personality, compat: GnuCompat, v: &str) -> Result<(), Err
     // mhash: a comma list of algorithms, each computed in the same read.
     if p == Personality::Mhash && v.contains(',') {
         for part in v.split(',') {
+            if let Some(AlgoChoice::Kind(k)) = choice_from_name(part)
+                && k.is_legacy()
+            {
+                return Err(Error::Usage {
+                    msg: Some(format!(
+                        "{} has no tagged line form and cannot be in an algorithm list",
+                        lq(part)
+                    )),
+                    detail: None,
+                    try_help: true,
+                });
+            }
             if !matches!(choice_from_name(part), Some(AlgoChoice::Kind(_))) {
                 return Err(Error::Usage {
                     msg: Some(format!(

@@ -200,7 +200,10 @@ fn stream(
     on_big();
     if let Some(hashers) = hasher.fan_out() {
         let len = bytes.len();
-        let list = hashers.iter_mut().map(|h| h.as_mut() as &mut dyn Hasher).collect();
+        let list = hashers
+            .iter_mut()
+            .map(|h| h.as_mut() as &mut dyn Hasher)
+            .collect();
         fanout::feed(reader, list, len, &bytes[..n], total)?;
         return Ok(*total);
     }
@@ -210,7 +213,9 @@ fn stream(
     // from a map; here reading overlaps hashing, and memory stays bounded).
     static POOL: std::sync::Once = std::sync::Once::new();
     POOL.call_once(|| {
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
     });
     fanout::feed(reader, vec![hasher], PARALLEL_CHUNK, &bytes[..n], total)?;
     Ok(*total)
