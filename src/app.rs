@@ -185,10 +185,13 @@ fn crc_debug_lines(compat: GnuCompat, kind: AlgoKind) -> Vec<&'static str> {
 /// whatever the number of inputs).
 pub const WINDOW_PER_JOB: usize = 64;
 
-/// `mhash --debug`'s line for one input: which backend and I/O method ran.
-fn debug_line(algo: crate::algo::Algorithm, name: &[u8], method: &str) -> Vec<u8> {
+/// `mhash --debug`'s line for one input: which backend (or lane kernel,
+/// `lanes`) and I/O method ran.
+fn debug_line(algo: crate::algo::Algorithm, name: &[u8], method: &str, lanes: Option<&str>) -> Vec<u8> {
     let b = algo.backend();
-    let how = if b.is_portable() {
+    let how = if let Some(k) = lanes {
+        format!("{k} lanes hardware support")
+    } else if b.is_portable() {
         "portable software".to_string()
     } else if b.name() == "tuned-scalar" {
         "tuned scalar software".to_string()
@@ -260,21 +263,28 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         })
     };
     let json = cfg.json;
-    let lost = sched::run_ordered(
+    // Several files at once in the lanes of a multi-buffer kernel, where
+    // the algorithm has one here (see `io::lanes`); else one at a time.
+    let batching =
+        io::lanes::lane_count(algo, &opts).map_or(sched::Batching::ONE_BY_ONE, sched::Batching::lanes);
+    let lost = sched::run_ordered_batched(
         jobs,
         jobs * WINDOW_PER_JOB,
+        batching,
         producer,
-        |name: OsString, buf| {
-            started(&name);
-            let r = hash(&name, buf);
-            (name, r)
+        |names: Vec<OsString>, buf, deliver| {
+            let inputs: Vec<(&std::ffi::OsStr, crate::algo::Algorithm)> =
+                names.iter().map(|n| (n.as_os_str(), algo)).collect();
+            io::lanes::digest_batch(&inputs, buf, &opts, &mut |i| started(&names[i]), &mut |i, r| {
+                deliver(i, (names[i].clone(), r))
+            });
         },
         |(name, r), more| {
             let name_bytes = io::os_bytes(&name);
             match r {
                 Ok(d) => {
                     if per_file_debug {
-                        run.error_msg(&debug_line(algo, &name_bytes, d.method));
+                        run.error_msg(&debug_line(algo, &name_bytes, d.method, d.lane_kernel));
                     }
                     line.clear();
                     if json {

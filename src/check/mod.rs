@@ -200,6 +200,34 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             algo: job.algo,
         }
     };
+    // Several listed files at once in the lanes of a multi-buffer kernel
+    // where their algorithm has one (see `io::lanes`).
+    let opts = io::InputOpts {
+        mode: io_mode,
+        ..io::InputOpts::default()
+    };
+    let verify_batch = |jobs: Vec<Job>, buf: &mut io::ReadBuf, deliver: &mut dyn FnMut(usize, Event)| {
+        let names: Vec<std::ffi::OsString> = jobs.iter().map(|j| io::bytes_os(&j.name)).collect();
+        let inputs: Vec<(&OsStr, Algorithm)> = names
+            .iter()
+            .zip(&jobs)
+            .map(|(n, j)| (n.as_os_str(), j.algo))
+            .collect();
+        let mut jobs: Vec<Option<Job>> = jobs.into_iter().map(Some).collect();
+        io::lanes::digest_batch(&inputs, buf, &opts, &mut |_| {}, &mut |i, r| {
+            let job = jobs[i].take().expect("one result per job");
+            let result = r.map(|d| d.digest == job.expected);
+            deliver(
+                i,
+                Event::Verified {
+                    name: job.name,
+                    result,
+                    line: job.line,
+                    algo: job.algo,
+                },
+            );
+        });
+    };
     {
         let mut line = Vec::new();
         let mut line_no: u64 = 0;
@@ -374,7 +402,16 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             }
         };
         let jobs = sched::effective_jobs(cfg.jobs);
-        let lost = sched::run_ordered(jobs, jobs * crate::app::WINDOW_PER_JOB, producer, verify, emit);
+        let batching =
+            io::lanes::max_lane_count(&opts).map_or(sched::Batching::ONE_BY_ONE, sched::Batching::lanes);
+        let lost = sched::run_ordered_batched(
+            jobs,
+            jobs * crate::app::WINDOW_PER_JOB,
+            batching,
+            producer,
+            verify_batch,
+            emit,
+        );
         if lost > 0 {
             run.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
             return false;

@@ -7,6 +7,7 @@
 //! It knows nothing of formats or messages: errors come back as
 //! [`std::io::Error`] for the caller to word.
 
+pub mod lanes;
 mod mapped;
 mod split;
 
@@ -110,6 +111,9 @@ pub struct Digested {
     /// `read`, `mmap` (with `read` for any growth past the size at open),
     /// or `mmap+read` when the file shrank under the map and was re-read.
     pub method: &'static str,
+    /// The lane kernel that hashed it beside other inputs (`avx2-x8`), or
+    /// `None` for the single-stream backend ([`lanes::digest_batch`]).
+    pub lane_kernel: Option<&'static str>,
 }
 
 /// Feeds everything `reader` yields into `hasher`, retrying on EINTR, and
@@ -396,6 +400,7 @@ pub fn digest_input_with(
         digest: hasher.finalize(),
         size: total,
         method,
+        lane_kernel: None,
     })
 }
 

@@ -1,0 +1,286 @@
+//! Many inputs at once: the files of a batch that use one algorithm with a
+//! lane kernel ([`crate::algo::lanes`]) are hashed side by side, one per
+//! lane, each lane reading its file through its own buffer and taking the
+//! next file the moment its message ends. The other inputs (and a batch
+//! with one input of the algorithm) take the single-stream path,
+//! [`super::digest_input_with`]. Results come back in input order; what
+//! the caller sees (digests, sizes, errors) is what the single-stream path
+//! gives, except [`Digested::lane_kernel`].
+//!
+//! Memory: one read buffer per lane (the caller's for lane 0, the others
+//! kept per thread), [`super::read_size`] bytes each, whatever the file
+//! sizes.
+
+use super::{Digested, InputOpts, IoMode, ReadBuf, mapped};
+use crate::algo::Algorithm;
+use crate::algo::lanes::{LaneInput, Lanes, MAX_LANES, lane_kernel};
+use std::cell::RefCell;
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+thread_local! {
+    /// Lanes 1.. of this thread's lane buffers (lane 0 reads into the
+    /// caller's buffer), allocated on first use.
+    static SPARE: RefCell<Vec<ReadBuf>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The lane count of the kernel that [`digest_batch`] would use for
+/// `algo` read as `opts` says, or `None` when inputs of `algo` are hashed
+/// one at a time: no lane kernel here (or `MHASH_BACKEND=portable`), files
+/// mapped (`--io mmap`), the CRC's read-error rule, or a standard
+/// descriptor closed (files must then be opened one at a time, as GNU
+/// does, for descriptor numbers to match).
+pub fn lane_count(algo: Algorithm, opts: &InputOpts) -> Option<usize> {
+    let k = lane_kernel(algo)?;
+    let ok = opts.mode != IoMode::Mmap
+        && !mapped::may_map(opts.mode, algo)
+        && !opts.read_errors_end_input
+        && super::standard_fds_open();
+    ok.then_some(k.lanes)
+}
+
+/// The most lanes [`digest_batch`] can use for any algorithm read as
+/// `opts` says (for a batch of mixed algorithms: check mode), or `None`.
+pub fn max_lane_count(opts: &InputOpts) -> Option<usize> {
+    crate::algo::lanes::lane_kernels()
+        .iter()
+        .filter_map(|k| lane_count(Algorithm::new(k.kind), opts))
+        .max()
+}
+
+/// Hashes every input of `inputs` (path and algorithm; never `-`, which
+/// the caller reads in order itself) and hands each result to
+/// `deliver(i, result)` as soon as it is ready (not in input order).
+/// `started(i)` is called as input `i` is opened (for a progress display).
+///
+/// An input that is not a regular file (a FIFO or device, whose open or
+/// reads may wait on another process; a directory) is hashed alone, after
+/// every input before it has been delivered: a reader waiting for an
+/// earlier line before it feeds a FIFO is not kept waiting, as with GNU.
+pub fn digest_batch(
+    inputs: &[(&OsStr, Algorithm)],
+    buf: &mut ReadBuf,
+    opts: &InputOpts,
+    started: &mut dyn FnMut(usize),
+    deliver: &mut dyn FnMut(usize, io::Result<Digested>),
+) {
+    let n = inputs.len();
+    let mut lanes_of: Vec<(Algorithm, bool)> = Vec::new();
+    let lane_ok: Vec<bool> = inputs
+        .iter()
+        .map(|&(_, algo)| match lanes_of.iter().find(|(a, _)| *a == algo) {
+            Some(&(_, ok)) => ok,
+            None => {
+                let ok = lane_count(algo, opts).is_some();
+                lanes_of.push((algo, ok));
+                ok
+            }
+        })
+        .collect();
+    let single = |i: usize,
+                  buf: &mut ReadBuf,
+                  started: &mut dyn FnMut(usize),
+                  deliver: &mut dyn FnMut(usize, io::Result<Digested>)| {
+        started(i);
+        deliver(i, super::digest_input_with(inputs[i].0, inputs[i].1, buf, opts));
+    };
+    if n < 2 || lane_ok.iter().filter(|&&ok| ok).count() < 2 {
+        for i in 0..n {
+            single(i, buf, started, deliver);
+        }
+        return;
+    }
+    // Segments of the batch between inputs that are not regular files.
+    let mut from = 0;
+    for i in 0..=n {
+        let alone = i < n && lane_ok[i] && std::fs::metadata(inputs[i].0).is_ok_and(|m| !m.is_file());
+        if i < n && !alone {
+            continue;
+        }
+        let seg: Vec<usize> = (from..i).collect();
+        let mut left: Vec<usize> = seg.iter().copied().filter(|&j| !lane_ok[j]).collect();
+        let mut seen: Vec<Algorithm> = Vec::new();
+        for &j in seg.iter().filter(|&&j| lane_ok[j]) {
+            let algo = inputs[j].1;
+            if seen.contains(&algo) {
+                continue;
+            }
+            seen.push(algo);
+            let group: Vec<usize> = seg
+                .iter()
+                .copied()
+                .filter(|&k| lane_ok[k] && inputs[k].1 == algo)
+                .collect();
+            let ran = group.len() >= 2
+                && lane_kernel(algo)
+                    .and_then(|k| k.start(algo))
+                    .is_some_and(|lanes| run_lanes(lanes, &group, inputs, buf, started, deliver));
+            if !ran {
+                left.extend(group);
+            }
+        }
+        left.sort_unstable();
+        for j in left {
+            single(j, buf, started, deliver);
+        }
+        if i < n {
+            single(i, buf, started, deliver);
+        }
+        from = i + 1;
+    }
+}
+
+/// One lane's input: the open file and its bytes in the lane's buffer.
+struct Feed {
+    /// The input's index in the batch.
+    at: usize,
+    file: File,
+    /// Unhashed bytes are `buf[pos..end]`.
+    pos: usize,
+    end: usize,
+    eof: bool,
+    /// Bytes read so far.
+    total: u64,
+    first_read: bool,
+}
+
+/// Hashes the inputs `group` (indices into `inputs`, one algorithm) in
+/// `lanes`, delivering each result. Returns false, having done nothing
+/// (the inputs then go the single-stream way), if the lane buffers cannot
+/// be had.
+fn run_lanes(
+    mut lanes: Lanes,
+    group: &[usize],
+    inputs: &[(&OsStr, Algorithm)],
+    buf: &mut ReadBuf,
+    started: &mut dyn FnMut(usize),
+    deliver: &mut dyn FnMut(usize, io::Result<Digested>),
+) -> bool {
+    let l = lanes.lanes();
+    let kernel_name = lanes.info().name;
+    SPARE.with(|spare| {
+        let mut spare = spare.borrow_mut();
+        while spare.len() < l - 1 {
+            // Where memory is short, the inputs are hashed one at a time.
+            match ReadBuf::try_new() {
+                Some(b) => spare.push(b),
+                None => return false,
+            }
+        }
+        let mut bufs: Vec<&mut [u8]> = Vec::with_capacity(l);
+        bufs.push(buf.bytes());
+        bufs.extend(spare.iter_mut().take(l - 1).map(ReadBuf::bytes));
+        let mut feeds: [Option<Feed>; MAX_LANES] = Default::default();
+        let mut next = 0;
+        let mut done = Vec::with_capacity(l);
+        loop {
+            // Every lane busy (while inputs remain) with a block to hash,
+            // or with its input ended.
+            for lane in 0..l {
+                loop {
+                    if feeds[lane].is_none() {
+                        let Some(&at) = group.get(next) else {
+                            break;
+                        };
+                        next += 1;
+                        started(at);
+                        match File::open(Path::new(inputs[at].0)) {
+                            Ok(file) => {
+                                feeds[lane] = Some(Feed {
+                                    at,
+                                    file,
+                                    pos: 0,
+                                    end: 0,
+                                    eof: false,
+                                    total: 0,
+                                    first_read: true,
+                                });
+                                lanes.start_message(lane);
+                            }
+                            Err(e) => {
+                                deliver(at, Err(e));
+                                continue;
+                            }
+                        }
+                    }
+                    let f = feeds[lane].as_mut().expect("filled above");
+                    match fill(f, bufs[lane]) {
+                        Ok(()) => break,
+                        Err(e) => {
+                            deliver(f.at, Err(e));
+                            lanes.abandon(lane);
+                            feeds[lane] = None;
+                        }
+                    }
+                }
+            }
+            if feeds.iter().all(Option::is_none) {
+                return true;
+            }
+            let mut input = [LaneInput::IDLE; MAX_LANES];
+            for (lane, f) in feeds.iter().enumerate().take(l) {
+                if let Some(f) = f {
+                    input[lane] = LaneInput {
+                        data: &bufs[lane][f.pos..f.end],
+                        end: f.eof,
+                    };
+                }
+            }
+            let mut used = [0usize; MAX_LANES];
+            lanes.step(&input[..l], &mut used, &mut done);
+            for (lane, f) in feeds.iter_mut().enumerate().take(l) {
+                if let Some(f) = f {
+                    f.pos += used[lane];
+                }
+            }
+            for (lane, digest) in done.drain(..) {
+                let f = feeds[lane].take().expect("a finished lane had an input");
+                deliver(
+                    f.at,
+                    Ok(Digested {
+                        digest,
+                        size: f.total,
+                        method: "read",
+                        lane_kernel: Some(kernel_name),
+                    }),
+                );
+            }
+        }
+    })
+}
+
+/// Reads until `f` has at least one 64-byte block unhashed in `buf`, or its
+/// input has ended (retrying on EINTR).
+///
+/// # Errors
+/// The first read error other than `Interrupted` (`EISDIR`, `EIO`, ...).
+fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
+    if f.eof || f.end - f.pos >= 64 {
+        return Ok(());
+    }
+    // Under a block left: move it to the front and read after it.
+    buf.copy_within(f.pos..f.end, 0);
+    f.end -= f.pos;
+    f.pos = 0;
+    while f.end < 64 && !f.eof {
+        match f.file.read(&mut buf[f.end..]) {
+            Ok(0) => f.eof = true,
+            Ok(n) => {
+                // A first read that fills the buffer: a large file, worth
+                // the read-ahead hint (as the single-stream path gives it).
+                if f.first_read && f.end + n == buf.len() {
+                    super::advise_sequential(&f.file);
+                }
+                f.first_read = false;
+                f.end += n;
+                f.total += n as u64;
+                crate::progress::note_bytes(n as u64);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
