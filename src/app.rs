@@ -409,6 +409,18 @@ pub fn backend_report() -> String {
             }
         );
     }
+    let _ = writeln!(s, "\nmany files at once (lane kernels):");
+    for k in crate::algo::lanes::lane_kernels() {
+        let _ = writeln!(
+            s,
+            "{:<10} {:<20} {:<16} {} lanes{}",
+            k.kind.name(),
+            k.name,
+            k.source,
+            k.lanes,
+            if k.is_available() { "" } else { " (unavailable)" }
+        );
+    }
     s
 }
 
