@@ -146,13 +146,24 @@ fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
     let d = TempDir::new().unwrap();
     corpus(d.path());
     let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    let avx512 = avx2
+        && std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl");
     let (out, code) = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1 f0_2 f0_3", &[]);
     assert_eq!(code, Some(0));
-    assert_eq!(
-        out.contains("using avx2-x8 lanes hardware support (mhash), read"),
-        avx2,
-        "{out}"
-    );
+    let kernel = if avx512 { "avx512vl-x8" } else { "avx2-x8" };
+    let line = format!("f0_1: md5: using {kernel} lanes hardware support (mhash), read");
+    assert_eq!(out.contains(&line), avx2, "{out}");
+    // GLIBC_TUNABLES turns AVX-512 off: the AVX2 kernel runs instead.
+    if avx512 {
+        let (out, _) = sh_in(
+            d.path(),
+            ".bin",
+            "mmhash -a md5 --debug f0_1 f0_2 f0_3",
+            &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-AVX512VL")],
+        );
+        assert!(out.contains("using avx2-x8 lanes hardware support"), "{out}");
+    }
     let (out, _) = sh_in(
         d.path(),
         ".bin",

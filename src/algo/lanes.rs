@@ -343,7 +343,16 @@ fn pad(s: &mut Slot, rest: &[u8], little_endian: bool) {
 }
 
 #[cfg(target_arch = "x86_64")]
-static KERNELS: [LaneKernelInfo; 2] = [
+static KERNELS: [LaneKernelInfo; 3] = [
+    LaneKernelInfo {
+        name: "avx512vl-x8",
+        source: "mhash",
+        kind: AlgoKind::Md5,
+        lanes: 8,
+        len_little_endian: true,
+        available: || Feature::Avx512Vl.enabled(),
+        make: |_| kernels::md5_x8::Md5x8::new(true).map(|k| Box::new(k) as Box<dyn LaneKernel>),
+    },
     LaneKernelInfo {
         name: "avx2-x8",
         source: "mhash",
@@ -351,7 +360,7 @@ static KERNELS: [LaneKernelInfo; 2] = [
         lanes: 8,
         len_little_endian: true,
         available: || Feature::Avx2.enabled(),
-        make: |_| kernels::md5_x8_avx2::Md5x8::new().map(|k| Box::new(k) as Box<dyn LaneKernel>),
+        make: |_| kernels::md5_x8::Md5x8::new(false).map(|k| Box::new(k) as Box<dyn LaneKernel>),
     },
     LaneKernelInfo {
         name: "sha-ni-x2",
