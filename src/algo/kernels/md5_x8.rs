@@ -138,9 +138,50 @@ macro_rules! step {
     };
 }
 
+/// `vpternlogd` on ymm registers: bit `i` of the result is bit
+/// `(a_i << 2) | (b_i << 1) | c_i` of the truth table `$tt`. Written as
+/// `asm!` (the intrinsic needs Rust 1.89, past mhash's minimum); expanded
+/// only inside a function that enables AVX-512F and AVX-512VL.
+macro_rules! ternlog {
+    ($tt:literal, $a:expr, $b:expr, $c:expr) => {{
+        let mut a: __m256i = $a;
+        // SAFETY: register operands only (no memory, no flags, no
+        // stack); the enclosing function enables AVX-512F and AVX-512VL.
+        unsafe {
+            core::arch::asm!(
+                "vpternlogd {a}, {b}, {c}, {tt}",
+                a = inout(ymm_reg) a,
+                b = in(ymm_reg) $b,
+                c = in(ymm_reg) $c,
+                tt = const $tt,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        a
+    }};
+}
+
+/// `vprold`: each 32-bit lane rotated left by `$s` (as [`ternlog!`]).
+macro_rules! rol {
+    ($s:literal, $x:expr) => {{
+        let r: __m256i;
+        // SAFETY: as in `ternlog!`.
+        unsafe {
+            core::arch::asm!(
+                "vprold {r}, {x}, {s}",
+                r = lateout(ymm_reg) r,
+                x = in(ymm_reg) $x,
+                s = const $s,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        r
+    }};
+}
+
 /// [`step!`] with AVX-512VL: the round function in one `vpternlogd` (its
-/// truth table as the immediate: F 0xCA, G 0xE4, H 0x96, I 0x39), the
-/// rotation in one `vprold`.
+/// truth table: F 0xCA, G 0xE4, H 0x96, I 0x39), the rotation in one
+/// `vprold`.
 macro_rules! step512 {
     (F, $($t:tt)*) => { step512!(@ 0xCA, $($t)*) };
     (G, $($t:tt)*) => { step512!(@ 0xE4, $($t)*) };
@@ -148,8 +189,8 @@ macro_rules! step512 {
     (I, $($t:tt)*) => { step512!(@ 0x39, $($t)*) };
     (@ $tt:literal, $a:ident, $b:ident, $c:ident, $d:ident, $w:expr, $k:expr, $s:literal, $r:literal) => {
         $a = _mm256_add_epi32($a, _mm256_add_epi32($w, _mm256_set1_epi32($k as u32 as i32)));
-        $a = _mm256_add_epi32($a, _mm256_ternarylogic_epi32::<$tt>($b, $c, $d));
-        $a = _mm256_rol_epi32::<$s>($a);
+        $a = _mm256_add_epi32($a, ternlog!($tt, $b, $c, $d));
+        $a = rol!($s, $a);
         $a = _mm256_add_epi32($a, $b);
     };
 }
