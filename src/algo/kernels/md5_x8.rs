@@ -114,6 +114,24 @@ macro_rules! i {
     };
 }
 
+/// `$v` hidden from the optimizer behind an empty `asm!` (as
+/// [`super::opaque`] does for the scalar kernel), so that it cannot
+/// re-associate the additions: a + w + k is summed before the round
+/// function is ready, off the step's critical path (which is then round
+/// function, add, rotate, add). Expanded only inside a function that
+/// enables AVX2.
+macro_rules! opaque {
+    ($v:expr) => {{
+        let mut v: __m256i = $v;
+        // SAFETY: the template is a comment: no instruction, no memory
+        // access, no flags; the register keeps its value.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags));
+        }
+        v
+    }};
+}
+
 /// One step of §3.4 in all lanes: a = b + ((a + fn(b, c, d) + w + k) <<< s),
 /// `$r` being 32 - s.
 macro_rules! step {
@@ -130,8 +148,7 @@ macro_rules! step {
         step!(@ i, $a, $b, $c, $d, $w, $k, $s, $r)
     };
     (@ $f:ident, $a:ident, $b:ident, $c:ident, $d:ident, $w:expr, $k:expr, $s:literal, $r:literal) => {
-        // a + w + k does not wait for b: only the round function does.
-        $a = _mm256_add_epi32($a, _mm256_add_epi32($w, _mm256_set1_epi32($k as u32 as i32)));
+        $a = opaque!(_mm256_add_epi32($a, _mm256_add_epi32($w, _mm256_set1_epi32($k as u32 as i32))));
         $a = _mm256_add_epi32($a, $f!($b, $c, $d));
         $a = _mm256_or_si256(_mm256_slli_epi32::<$s>($a), _mm256_srli_epi32::<$r>($a));
         $a = _mm256_add_epi32($a, $b);
@@ -188,7 +205,7 @@ macro_rules! step512 {
     (H, $($t:tt)*) => { step512!(@ 0x96, $($t)*) };
     (I, $($t:tt)*) => { step512!(@ 0x39, $($t)*) };
     (@ $tt:literal, $a:ident, $b:ident, $c:ident, $d:ident, $w:expr, $k:expr, $s:literal, $r:literal) => {
-        $a = _mm256_add_epi32($a, _mm256_add_epi32($w, _mm256_set1_epi32($k as u32 as i32)));
+        $a = opaque!(_mm256_add_epi32($a, _mm256_add_epi32($w, _mm256_set1_epi32($k as u32 as i32))));
         $a = _mm256_add_epi32($a, ternlog!($tt, $b, $c, $d));
         $a = rol!($s, $a);
         $a = _mm256_add_epi32($a, $b);
