@@ -263,58 +263,71 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         })
     };
     let json = cfg.json;
-    // Several files at once in the lanes of a multi-buffer kernel, where
-    // the algorithm has one here (see `io::lanes`); else one at a time.
-    let batching =
-        io::lanes::lane_count(algo, &opts).map_or(sched::Batching::ONE_BY_ONE, sched::Batching::lanes);
-    let lost = sched::run_ordered_batched(
-        jobs,
-        jobs * WINDOW_PER_JOB,
-        batching,
-        producer,
-        |names: Vec<OsString>, buf, deliver| {
-            let inputs: Vec<(&std::ffi::OsStr, crate::algo::Algorithm)> =
-                names.iter().map(|n| (n.as_os_str(), algo)).collect();
-            io::lanes::digest_batch(&inputs, buf, &opts, &mut |i| started(&names[i]), &mut |i, r| {
-                deliver(i, (names[i].clone(), r))
-            });
-        },
-        |(name, r), more| {
-            let name_bytes = io::os_bytes(&name);
-            match r {
-                Ok(d) => {
-                    if per_file_debug {
-                        run.error_msg(&debug_line(algo, &name_bytes, d.method, d.lane_kernel));
-                    }
+    let lanes = io::lanes::lane_count(algo, &opts);
+    let work_one = |name: OsString, buf: &mut ReadBuf| {
+        started(&name);
+        let r = hash(&name, buf);
+        (name, r)
+    };
+    type Res = (OsString, std::io::Result<io::Digested>);
+    let work_batch = |names: Vec<OsString>, buf: &mut ReadBuf, out: &mut dyn sched::Deliver<Res>| {
+        let inputs: Vec<(&std::ffi::OsStr, crate::algo::Algorithm)> =
+            names.iter().map(|n| (n.as_os_str(), algo)).collect();
+        let mut sink = sched::DeliverFn(|op: Option<(usize, std::io::Result<io::Digested>)>| match op {
+            Some((i, r)) => out.deliver(i, (names[i].clone(), r)),
+            None => out.flush(),
+        });
+        io::lanes::digest_batch(&inputs, buf, &opts, &mut |i| started(&names[i]), &mut sink);
+    };
+    let emit = |(name, r): Res, more: bool| {
+        let name_bytes = io::os_bytes(&name);
+        match r {
+            Ok(d) => {
+                if per_file_debug {
+                    run.error_msg(&debug_line(algo, &name_bytes, d.method, d.lane_kernel));
+                }
+                line.clear();
+                if json {
+                    crate::json::hash_record(
+                        &mut line,
+                        &name_bytes,
+                        algo,
+                        Ok((&d.digest, d.size)),
+                        cfg.encoding,
+                    );
+                } else {
+                    output::format_record(&mut line, algo, &d.digest, d.size, &name_bytes, &fmt);
+                }
+                run.write_out(&line);
+            }
+            Err(e) => {
+                run.error_io(&name_bytes, &e);
+                if json {
                     line.clear();
-                    if json {
-                        crate::json::hash_record(
-                            &mut line,
-                            &name_bytes,
-                            algo,
-                            Ok((&d.digest, d.size)),
-                            cfg.encoding,
-                        );
-                    } else {
-                        output::format_record(&mut line, algo, &d.digest, d.size, &name_bytes, &fmt);
-                    }
+                    crate::json::hash_record(&mut line, &name_bytes, algo, Err(&e), cfg.encoding);
                     run.write_out(&line);
                 }
-                Err(e) => {
-                    run.error_io(&name_bytes, &e);
-                    if json {
-                        line.clear();
-                        crate::json::hash_record(&mut line, &name_bytes, algo, Err(&e), cfg.encoding);
-                        run.write_out(&line);
-                    }
-                    ok = false;
-                }
+                ok = false;
             }
-            if !more {
-                run.flush_now();
-            }
-        },
-    );
+        }
+        if !more {
+            run.flush_now();
+        }
+    };
+    // Several files at once in the lanes of a multi-buffer kernel, where
+    // the algorithm has one here (see `io::lanes`); else one at a time.
+    let window = jobs * WINDOW_PER_JOB;
+    let lost = match lanes {
+        Some(l) => sched::run_ordered_batched(
+            jobs,
+            window,
+            sched::Batching::lanes(l),
+            producer,
+            work_batch,
+            emit,
+        ),
+        None => sched::run_ordered(jobs, window, producer, work_one, emit),
+    };
     if lost > 0 {
         run.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
         ok = false;

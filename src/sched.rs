@@ -102,12 +102,37 @@ where
         }
         return 0;
     }
-    let batch_work = |ws: Vec<W>, buf: &mut ReadBuf, deliver: &mut dyn FnMut(usize, R)| {
+    let batch_work = |ws: Vec<W>, buf: &mut ReadBuf, out: &mut dyn Deliver<R>| {
         for (k, w) in ws.into_iter().enumerate() {
-            deliver(k, work(w, buf));
+            out.deliver(k, work(w, buf));
         }
     };
     run_ordered_batched(jobs, window, Batching::ONE_BY_ONE, producer, batch_work, emit)
+}
+
+/// Where a batch work function ([`run_ordered_batched`]) hands its results.
+pub trait Deliver<R> {
+    /// The result of work item `at` of the batch (its position among the
+    /// work items handed over), in any order, exactly once per item.
+    fn deliver(&mut self, at: usize, r: R);
+    /// Passes the results delivered so far on now (those whose turn has
+    /// come are written out): called before the work function does
+    /// something that may wait on another process (opening a FIFO), so
+    /// that a reader waiting for an earlier line is not kept waiting.
+    /// Results are also passed on when the work function returns.
+    fn flush(&mut self);
+}
+
+/// A [`Deliver`] over one closure: `Some((at, r))` delivers, `None` flushes.
+pub struct DeliverFn<F>(pub F);
+
+impl<R, F: FnMut(Option<(usize, R)>)> Deliver<R> for DeliverFn<F> {
+    fn deliver(&mut self, at: usize, r: R) {
+        (self.0)(Some((at, r)));
+    }
+    fn flush(&mut self) {
+        (self.0)(None);
+    }
 }
 
 /// How many work items a thread hands its work function at once.
@@ -139,14 +164,12 @@ impl Batching {
 
 /// [`run_ordered`] with a work function that takes a batch of work items
 /// at once, as `batching` sizes them (a lane scheduler hashes them side by
-/// side), and hands each result to its `deliver` argument, with the item's
-/// position in the batch, as soon as it is ready, in any order. A result
-/// whose turn has come is emitted at once (except with
-/// [`Batching::ONE_BY_ONE`], where a batch's results are stored together),
-/// so a line is written while later items of its batch are still being
-/// worked on. Items the producer has already done pass through in their
-/// place. With one job, batches are still formed, so that a single thread
-/// fills its lanes too.
+/// side), and hands each result to its [`Deliver`] argument, with the
+/// item's position in the batch, in any order. The results of a batch are
+/// passed on together when the work function returns or calls
+/// [`Deliver::flush`] (one lock and one write for many small files). Items
+/// the producer has already done pass through in their place. With one job,
+/// batches are still formed, so that a single thread fills its lanes too.
 ///
 /// # Panics
 /// When `work` does not deliver exactly one result per item (a bug in the
@@ -163,7 +186,7 @@ where
     W: Send,
     R: Send,
     P: FnMut() -> Option<Item<W, R>> + Send,
-    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn FnMut(usize, R)) + Sync,
+    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn Deliver<R>) + Sync,
     E: FnMut(R, bool) + Send,
 {
     let mut producer = producer;
@@ -186,16 +209,24 @@ where
             if claimed.is_empty() {
                 return 0;
             }
-            // Emit each result as soon as those before it are out.
+            // On each flush, emit the results whose turn has come.
             let mut pending: Vec<Option<R>> = (0..claimed.len()).map(|_| None).collect();
             let mut next = 0;
-            work_batch(&mut claimed, &work, &mut buf, &mut |at, r| {
-                pending[at] = Some(r);
-                while let Some(r) = pending.get_mut(next).and_then(Option::take) {
-                    emit(r, false);
-                    next += 1;
-                }
-            });
+            work_batch(
+                &mut claimed,
+                &work,
+                &mut buf,
+                &mut DeliverFn(|op: Option<(usize, R)>| match op {
+                    Some((at, r)) => pending[at] = Some(r),
+                    None => {
+                        while let Some(r) = pending.get_mut(next).and_then(Option::take) {
+                            let more = pending.get(next + 1).is_some_and(Option::is_some);
+                            emit(r, more);
+                            next += 1;
+                        }
+                    }
+                }),
+            );
         }
     }
     let window = window.max(jobs);
@@ -236,15 +267,11 @@ where
 }
 
 /// Runs the work items of `claimed` (drained) through `work` as one batch
-/// and passes every result, work and done, to `out` with its position in
-/// `claimed`, as it comes.
-fn work_batch<W, R, F>(
-    claimed: &mut Vec<Item<W, R>>,
-    work: &F,
-    buf: &mut ReadBuf,
-    out: &mut dyn FnMut(usize, R),
-) where
-    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn FnMut(usize, R)),
+/// and delivers every result, work and done, to `out` with its position in
+/// `claimed`, then flushes `out`.
+fn work_batch<W, R, F>(claimed: &mut Vec<Item<W, R>>, work: &F, buf: &mut ReadBuf, out: &mut dyn Deliver<R>)
+where
+    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn Deliver<R>),
 {
     let mut ws = Vec::new();
     let mut work_at = Vec::new();
@@ -254,21 +281,25 @@ fn work_batch<W, R, F>(
                 work_at.push(at);
                 ws.push(w);
             }
-            Item::Done(r) => out(at, r),
+            Item::Done(r) => out.deliver(at, r),
         }
     }
-    if ws.is_empty() {
-        return;
+    if !ws.is_empty() {
+        let mut delivered = vec![false; ws.len()];
+        let mut inner = DeliverFn(|op: Option<(usize, R)>| match op {
+            Some((k, r)) => {
+                assert!(
+                    !std::mem::replace(&mut delivered[k], true),
+                    "one result per work item"
+                );
+                out.deliver(work_at[k], r);
+            }
+            None => out.flush(),
+        });
+        work(ws, buf, &mut inner);
+        assert!(delivered.iter().all(|&d| d), "one result per work item");
     }
-    let mut delivered = vec![false; ws.len()];
-    work(ws, buf, &mut |k, r| {
-        assert!(
-            !std::mem::replace(&mut delivered[k], true),
-            "one result per work item"
-        );
-        out(work_at[k], r);
-    });
-    assert!(delivered.iter().all(|&d| d), "one result per work item");
+    out.flush();
 }
 
 /// True when 1 MiB more of address space can still be had: a thread
@@ -304,7 +335,7 @@ fn worker_loop<W, R, P, F, E>(
     mut buf: ReadBuf,
 ) where
     P: FnMut() -> Option<Item<W, R>>,
-    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn FnMut(usize, R)),
+    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn Deliver<R>),
     E: FnMut(R, bool),
 {
     // Items are claimed in batches while they prove quick (small files),
@@ -314,8 +345,6 @@ fn worker_loop<W, R, P, F, E>(
     let mut batch = batching.min;
     let mut claimed: Vec<Item<W, R>> = Vec::with_capacity(batching.max);
     let mut done: Vec<(usize, R)> = Vec::with_capacity(batching.max);
-    // Lane batches store (and emit) each result as it comes.
-    let at_once = batching != Batching::ONE_BY_ONE;
     loop {
         // Claim the next items, waiting while the window is full; they
         // are consecutive, from index `first`.
@@ -353,20 +382,21 @@ fn worker_loop<W, R, P, F, E>(
         }
         let started = std::time::Instant::now();
         let n = claimed.len();
-        work_batch(&mut claimed, work, &mut buf, &mut |at, r| {
-            if at_once {
-                store_and_emit(state, room, emit, std::iter::once((first + at, r)));
-            } else {
-                done.push((first + at, r));
-            }
-        });
+        work_batch(
+            &mut claimed,
+            work,
+            &mut buf,
+            &mut DeliverFn(|op: Option<(usize, R)>| match op {
+                Some((at, r)) => done.push((first + at, r)),
+                None => store_and_emit(state, room, emit, done.drain(..)),
+            }),
+        );
         let per_item = started.elapsed() / n as u32;
         batch = if per_item < QUICK_ITEM {
             (batch * 2).min(batching.max)
         } else {
             batching.min
         };
-        store_and_emit(state, room, emit, done.drain(..));
     }
 }
 
@@ -476,12 +506,15 @@ mod tests {
                     jobs * 64,
                     batching,
                     producer,
-                    |ws: Vec<usize>, _buf: &mut ReadBuf, deliver: &mut dyn FnMut(usize, usize)| {
+                    |ws: Vec<usize>, _buf: &mut ReadBuf, out: &mut dyn Deliver<usize>| {
                         assert!(ws.len() <= batching.max);
                         // Finish in reverse inside the batch: order is
                         // restored by position.
                         for (k, w) in ws.iter().enumerate().rev() {
-                            deliver(k, w * 10);
+                            out.deliver(k, w * 10);
+                            if k % 3 == 0 {
+                                out.flush();
+                            }
                         }
                     },
                     |r, _more| out.push(r),

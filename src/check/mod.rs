@@ -206,7 +206,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
         mode: io_mode,
         ..io::InputOpts::default()
     };
-    let verify_batch = |jobs: Vec<Job>, buf: &mut io::ReadBuf, deliver: &mut dyn FnMut(usize, Event)| {
+    let verify_batch = |jobs: Vec<Job>, buf: &mut io::ReadBuf, out: &mut dyn sched::Deliver<Event>| {
         let names: Vec<std::ffi::OsString> = jobs.iter().map(|j| io::bytes_os(&j.name)).collect();
         let inputs: Vec<(&OsStr, Algorithm)> = names
             .iter()
@@ -214,19 +214,23 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             .map(|(n, j)| (n.as_os_str(), j.algo))
             .collect();
         let mut jobs: Vec<Option<Job>> = jobs.into_iter().map(Some).collect();
-        io::lanes::digest_batch(&inputs, buf, &opts, &mut |_| {}, &mut |i, r| {
-            let job = jobs[i].take().expect("one result per job");
-            let result = r.map(|d| d.digest == job.expected);
-            deliver(
-                i,
-                Event::Verified {
-                    name: job.name,
-                    result,
-                    line: job.line,
-                    algo: job.algo,
-                },
-            );
+        let mut sink = sched::DeliverFn(|op: Option<(usize, std::io::Result<io::Digested>)>| match op {
+            Some((i, r)) => {
+                let job = jobs[i].take().expect("one result per job");
+                let result = r.map(|d| d.digest == job.expected);
+                out.deliver(
+                    i,
+                    Event::Verified {
+                        name: job.name,
+                        result,
+                        line: job.line,
+                        algo: job.algo,
+                    },
+                );
+            }
+            None => out.flush(),
         });
+        io::lanes::digest_batch(&inputs, buf, &opts, &mut |_| {}, &mut sink);
     };
     {
         let mut line = Vec::new();
@@ -402,16 +406,18 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             }
         };
         let jobs = sched::effective_jobs(cfg.jobs);
-        let batching =
-            io::lanes::max_lane_count(&opts).map_or(sched::Batching::ONE_BY_ONE, sched::Batching::lanes);
-        let lost = sched::run_ordered_batched(
-            jobs,
-            jobs * crate::app::WINDOW_PER_JOB,
-            batching,
-            producer,
-            verify_batch,
-            emit,
-        );
+        let window = jobs * crate::app::WINDOW_PER_JOB;
+        let lost = match io::lanes::max_lane_count(&opts) {
+            Some(l) => sched::run_ordered_batched(
+                jobs,
+                window,
+                sched::Batching::lanes(l),
+                producer,
+                verify_batch,
+                emit,
+            ),
+            None => sched::run_ordered(jobs, window, producer, verify, emit),
+        };
         if lost > 0 {
             run.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
             return false;

@@ -14,6 +14,7 @@
 use super::{Digested, InputOpts, IoMode, ReadBuf, mapped};
 use crate::algo::Algorithm;
 use crate::algo::lanes::{LaneInput, Lanes, MAX_LANES, lane_kernel};
+use crate::sched::Deliver;
 use std::cell::RefCell;
 use std::ffi::OsStr;
 use std::fs::File;
@@ -51,20 +52,21 @@ pub fn max_lane_count(opts: &InputOpts) -> Option<usize> {
 }
 
 /// Hashes every input of `inputs` (path and algorithm; never `-`, which
-/// the caller reads in order itself) and hands each result to
-/// `deliver(i, result)` as soon as it is ready (not in input order).
+/// the caller reads in order itself) and delivers each result to `out`
+/// with the input's index, as soon as it is ready (not in input order).
 /// `started(i)` is called as input `i` is opened (for a progress display).
 ///
 /// An input that is not a regular file (a FIFO or device, whose open or
 /// reads may wait on another process; a directory) is hashed alone, after
-/// every input before it has been delivered: a reader waiting for an
-/// earlier line before it feeds a FIFO is not kept waiting, as with GNU.
+/// every input before it has been delivered and `out` flushed: a reader
+/// waiting for an earlier line before it feeds a FIFO is not kept waiting,
+/// as with GNU.
 pub fn digest_batch(
     inputs: &[(&OsStr, Algorithm)],
     buf: &mut ReadBuf,
     opts: &InputOpts,
     started: &mut dyn FnMut(usize),
-    deliver: &mut dyn FnMut(usize, io::Result<Digested>),
+    out: &mut dyn Deliver<io::Result<Digested>>,
 ) {
     let n = inputs.len();
     let mut lanes_of: Vec<(Algorithm, bool)> = Vec::new();
@@ -82,20 +84,33 @@ pub fn digest_batch(
     let single = |i: usize,
                   buf: &mut ReadBuf,
                   started: &mut dyn FnMut(usize),
-                  deliver: &mut dyn FnMut(usize, io::Result<Digested>)| {
+                  out: &mut dyn Deliver<io::Result<Digested>>| {
         started(i);
-        deliver(i, super::digest_input_with(inputs[i].0, inputs[i].1, buf, opts));
+        out.deliver(i, super::digest_input_with(inputs[i].0, inputs[i].1, buf, opts));
     };
     if n < 2 || lane_ok.iter().filter(|&&ok| ok).count() < 2 {
         for i in 0..n {
-            single(i, buf, started, deliver);
+            single(i, buf, started, out);
         }
         return;
     }
-    // Segments of the batch between inputs that are not regular files.
+    // Segments of the batch between inputs that are not regular files;
+    // the size of each regular one (see `fill`).
+    let mut sizes: Vec<Option<u64>> = vec![None; n];
     let mut from = 0;
     for i in 0..=n {
-        let alone = i < n && lane_ok[i] && std::fs::metadata(inputs[i].0).is_ok_and(|m| !m.is_file());
+        let alone = i < n
+            && lane_ok[i]
+            && match std::fs::metadata(inputs[i].0) {
+                Ok(m) if m.is_file() => {
+                    sizes[i] = Some(m.len());
+                    false
+                }
+                Ok(_) => true,
+                // Opening it will fail the same way (or find it there
+                // after all, and read it to its end).
+                Err(_) => false,
+            };
         if i < n && !alone {
             continue;
         }
@@ -116,17 +131,18 @@ pub fn digest_batch(
             let ran = group.len() >= 2
                 && lane_kernel(algo)
                     .and_then(|k| k.start(algo))
-                    .is_some_and(|lanes| run_lanes(lanes, &group, inputs, buf, started, deliver));
+                    .is_some_and(|lanes| run_lanes(lanes, &group, inputs, &sizes, buf, started, out));
             if !ran {
                 left.extend(group);
             }
         }
         left.sort_unstable();
         for j in left {
-            single(j, buf, started, deliver);
+            single(j, buf, started, out);
         }
         if i < n {
-            single(i, buf, started, deliver);
+            out.flush();
+            single(i, buf, started, out);
         }
         from = i + 1;
     }
@@ -143,6 +159,8 @@ struct Feed {
     eof: bool,
     /// Bytes read so far.
     total: u64,
+    /// Its size when it was measured, if it is a regular file.
+    size: Option<u64>,
     first_read: bool,
 }
 
@@ -154,9 +172,10 @@ fn run_lanes(
     mut lanes: Lanes,
     group: &[usize],
     inputs: &[(&OsStr, Algorithm)],
+    sizes: &[Option<u64>],
     buf: &mut ReadBuf,
     started: &mut dyn FnMut(usize),
-    deliver: &mut dyn FnMut(usize, io::Result<Digested>),
+    out: &mut dyn Deliver<io::Result<Digested>>,
 ) -> bool {
     let l = lanes.lanes();
     let kernel_name = lanes.info().name;
@@ -195,12 +214,13 @@ fn run_lanes(
                                     end: 0,
                                     eof: false,
                                     total: 0,
+                                    size: sizes[at],
                                     first_read: true,
                                 });
                                 lanes.start_message(lane);
                             }
                             Err(e) => {
-                                deliver(at, Err(e));
+                                out.deliver(at, Err(e));
                                 continue;
                             }
                         }
@@ -209,7 +229,7 @@ fn run_lanes(
                     match fill(f, bufs[lane]) {
                         Ok(()) => break,
                         Err(e) => {
-                            deliver(f.at, Err(e));
+                            out.deliver(f.at, Err(e));
                             lanes.abandon(lane);
                             feeds[lane] = None;
                         }
@@ -237,7 +257,7 @@ fn run_lanes(
             }
             for (lane, digest) in done.drain(..) {
                 let f = feeds[lane].take().expect("a finished lane had an input");
-                deliver(
+                out.deliver(
                     f.at,
                     Ok(Digested {
                         digest,
@@ -268,15 +288,22 @@ fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
         match f.file.read(&mut buf[f.end..]) {
             Ok(0) => f.eof = true,
             Ok(n) => {
+                let asked = buf.len() - f.end;
                 // A first read that fills the buffer: a large file, worth
                 // the read-ahead hint (as the single-stream path gives it).
-                if f.first_read && f.end + n == buf.len() {
+                if f.first_read && n == asked {
                     super::advise_sequential(&f.file);
                 }
                 f.first_read = false;
                 f.end += n;
                 f.total += n as u64;
                 crate::progress::note_bytes(n as u64);
+                // A regular file read to the size it had a moment ago, and
+                // the read came back short: that is its end (one read
+                // less per small file). A file that grew since is read on.
+                if n < asked && f.size == Some(f.total) {
+                    f.eof = true;
+                }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
