@@ -343,7 +343,7 @@ fn pad(s: &mut Slot, rest: &[u8], little_endian: bool) {
 }
 
 #[cfg(target_arch = "x86_64")]
-static KERNELS: [LaneKernelInfo; 3] = [
+static KERNELS: [LaneKernelInfo; 4] = [
     LaneKernelInfo {
         name: "avx512vl-x8",
         source: "mhash",
@@ -363,6 +363,18 @@ static KERNELS: [LaneKernelInfo; 3] = [
         make: |_| kernels::md5_x8::Md5x8::new(false).map(|k| Box::new(k) as Box<dyn LaneKernel>),
     },
     LaneKernelInfo {
+        name: "sha-ni-x4",
+        source: "mhash",
+        kind: AlgoKind::Sha256,
+        lanes: 4,
+        len_little_endian: false,
+        available: || Feature::ShaNi.enabled(),
+        make: |a| {
+            kernels::sha256_xn_shani::Sha256xN::<4>::new(a.kind == AlgoKind::Sha224)
+                .map(|k| Box::new(k) as Box<dyn LaneKernel>)
+        },
+    },
+    LaneKernelInfo {
         name: "sha-ni-x2",
         source: "mhash",
         kind: AlgoKind::Sha256,
@@ -370,7 +382,7 @@ static KERNELS: [LaneKernelInfo; 3] = [
         len_little_endian: false,
         available: || Feature::ShaNi.enabled(),
         make: |a| {
-            kernels::sha256_x2_shani::Sha256x2::new(a.kind == AlgoKind::Sha224)
+            kernels::sha256_xn_shani::Sha256xN::<2>::new(a.kind == AlgoKind::Sha224)
                 .map(|k| Box::new(k) as Box<dyn LaneKernel>)
         },
     },

@@ -1,8 +1,8 @@
-//! SHA-256 (FIPS 180-4 §6.2) over two messages at once with the x86 SHA
-//! extensions: the two messages' rounds are interleaved instruction by
+//! SHA-256 (FIPS 180-4 §6.2) over two or four messages at once with the
+//! x86 SHA extensions: the messages' rounds are interleaved instruction by
 //! instruction, so the second stream's `sha256rnds2` issues while the
 //! first one's waits for its result. One stream is bound by that
-//! latency; two fill the unit's pipeline.
+//! latency; two or more fill the unit's pipeline.
 //!
 //! The round sequence is Intel's (and RustCrypto sha2's `x86_sha`): the
 //! state held as ABEF/CDGH, four rounds per `rnds2` pair, the message
@@ -33,10 +33,10 @@ const IV_224: [u32; 8] = [
     0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
 ];
 
-/// Two SHA-256 (or SHA-224) states, H0..H7 each; only constructed where
+/// `N` SHA-256 (or SHA-224) states, H0..H7 each; only constructed where
 /// the CPU has the SHA extensions with SSSE3 and SSE4.1.
-pub(in crate::algo) struct Sha256x2 {
-    s: [[u32; 8]; 2],
+pub(in crate::algo) struct Sha256xN<const N: usize> {
+    s: [[u32; 8]; N],
     iv: [u32; 8],
     out_len: usize,
 }
@@ -48,39 +48,39 @@ fn detected() -> bool {
         && std::arch::is_x86_feature_detected!("sse4.1")
 }
 
-impl Sha256x2 {
-    /// Two lanes at SHA-256's (or, for `sha224`, SHA-224's) initial value,
+impl<const N: usize> Sha256xN<N> {
+    /// `N` lanes at SHA-256's (or, for `sha224`, SHA-224's) initial value,
     /// or `None` when the CPU lacks SHA-NI, SSSE3 or SSE4.1.
-    pub(in crate::algo) fn new(sha224: bool) -> Option<Sha256x2> {
+    pub(in crate::algo) fn new(sha224: bool) -> Option<Sha256xN<N>> {
         let iv = if sha224 { IV_224 } else { IV_256 };
         let out_len = if sha224 { 28 } else { 32 };
-        detected().then_some(Sha256x2 {
-            s: [iv; 2],
+        detected().then_some(Sha256xN {
+            s: [iv; N],
             iv,
             out_len,
         })
     }
 }
 
-impl LaneKernel for Sha256x2 {
+impl<const N: usize> LaneKernel for Sha256xN<N> {
     fn lanes(&self) -> usize {
-        2
+        N
     }
     fn reset(&mut self, lane: usize) {
         self.s[lane] = self.iv;
     }
     fn compress(&mut self, blocks: &[&[u8]]) {
-        assert_eq!(blocks.len(), 2, "two lanes");
+        assert_eq!(blocks.len(), N, "one slice per lane");
         let len = blocks[0].len();
         assert!(
-            len.is_multiple_of(64) && blocks[1].len() == len,
+            len.is_multiple_of(64) && blocks.iter().all(|b| b.len() == len),
             "whole blocks, equal lengths"
         );
-        let [s0, s1] = &mut self.s;
-        // SAFETY: a `Sha256x2` exists only where `new` found SHA, SSSE3
+        let ptrs: [*const u8; N] = core::array::from_fn(|j| blocks[j].as_ptr());
+        // SAFETY: a `Sha256xN` exists only where `new` found SHA, SSSE3
         // and SSE4.1 (`is_x86_feature_detected!`), the features
         // `compress_n` enables; each pointer has `len` readable bytes.
-        unsafe { compress_n::<2>([s0, s1], [blocks[0].as_ptr(), blocks[1].as_ptr()], len / 64) }
+        unsafe { compress_n::<N>(self.s.each_mut(), ptrs, len / 64) }
     }
     fn compress_one(&mut self, lane: usize, blocks: &[u8]) {
         assert!(blocks.len().is_multiple_of(64), "whole blocks");
