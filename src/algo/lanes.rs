@@ -12,7 +12,9 @@
 //! on idle lanes). The I/O layer (`crate::io::lanes`) feeds it from files;
 //! [`LaneKernelInfo::digest_all`] from memory (tests, benchmarks).
 
+#[cfg(target_arch = "x86_64")]
 use super::cpu::Feature;
+#[cfg(target_arch = "x86_64")]
 use super::kernels;
 use super::{AlgoKind, Algorithm};
 
