@@ -164,6 +164,16 @@ fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
         );
         assert!(out.contains("using avx2-x8 lanes hardware support"), "{out}");
     }
+    // Without AVX2, the SSE2 kernel (four lanes, part of x86-64).
+    if cfg!(target_arch = "x86_64") {
+        let (out, _) = sh_in(
+            d.path(),
+            ".bin",
+            "mmhash -a md5 --debug f0_1 f0_2 f0_3",
+            &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-AVX2")],
+        );
+        assert!(out.contains("using sse2-x4 lanes hardware support"), "{out}");
+    }
     let (out, _) = sh_in(
         d.path(),
         ".bin",
@@ -177,5 +187,6 @@ fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
     assert!(!out.contains("lanes"), "{out}");
     let (report, _) = sh_in(d.path(), ".bin", "mmhash --backends", &[]);
     assert!(report.contains("avx2-x8"), "{report}");
-    assert!(report.contains("sha-ni-x2"), "{report}");
+    assert!(report.contains("sha-ni-x4"), "{report}");
+    assert!(report.contains("sse2-x4"), "{report}");
 }

@@ -345,7 +345,7 @@ fn pad(s: &mut Slot, rest: &[u8], little_endian: bool) {
 }
 
 #[cfg(target_arch = "x86_64")]
-static KERNELS: [LaneKernelInfo; 4] = [
+static KERNELS: [LaneKernelInfo; 5] = [
     LaneKernelInfo {
         name: "avx512vl-x8",
         source: "mhash",
@@ -363,6 +363,16 @@ static KERNELS: [LaneKernelInfo; 4] = [
         len_little_endian: true,
         available: || Feature::Avx2.enabled(),
         make: |_| kernels::md5_x8::Md5x8::new(false).map(|k| Box::new(k) as Box<dyn LaneKernel>),
+    },
+    LaneKernelInfo {
+        name: "sse2-x4",
+        source: "mhash",
+        kind: AlgoKind::Md5,
+        lanes: 4,
+        len_little_endian: true,
+        // SSE2 is part of x86-64: off only with MHASH_BACKEND=portable.
+        available: || !super::cpu::force_portable(),
+        make: |_| Some(Box::new(kernels::md5_x4_sse2::Md5x4::new()) as Box<dyn LaneKernel>),
     },
     LaneKernelInfo {
         name: "sha-ni-x4",

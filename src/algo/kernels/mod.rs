@@ -10,6 +10,8 @@
 pub(super) mod blake2b;
 pub(super) mod md5;
 #[cfg(target_arch = "x86_64")]
+pub(super) mod md5_x4_sse2;
+#[cfg(target_arch = "x86_64")]
 pub(super) mod md5_x8;
 pub(super) mod sha1;
 pub(super) mod sha256;
