@@ -190,3 +190,38 @@ fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
     assert!(report.contains("sha-ni-x4"), "{report}");
     assert!(report.contains("sse2-x4"), "{report}");
 }
+
+/// A FIFO among files that share lanes: it is read alone, after the lines
+/// before it are out, whether its writer comes before or after mhash
+/// reaches it; the digests are GNU's.
+#[test]
+fn fifos_among_lane_files_are_read_whole() {
+    let d = TempDir::new().unwrap();
+    corpus(d.path());
+    let fifo = d.path().join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let ops = "f0_1 f0_2 f0_3 fifo f0_4 big0 f0_5 sub f0_6";
+    for writer in [
+        "printf 'hello fifo' > fifo &",
+        "(sleep 0.3; printf 'late writer' > fifo) &",
+    ] {
+        for tool in ["md5sum", "sha256sum"] {
+            let cmd = format!("{writer} {tool} {ops}");
+            let ours = sh_in(
+                d.path(),
+                ".bin",
+                &cmd,
+                &[("MHASH_GNU_COMPAT", "9.1"), ("MHASH_JOBS", "1")],
+            );
+            let theirs = if Path::new("/usr/bin").join(tool).exists() {
+                sh_in(d.path(), ".gnu", &cmd, &[])
+            } else {
+                sh_in(d.path(), ".bin", &cmd, &[("MHASH_BACKEND", "portable")])
+            };
+            assert_eq!(ours, theirs, "{cmd}");
+            assert!(ours.0.contains("  fifo\n"), "{}", ours.0);
+        }
+    }
+}

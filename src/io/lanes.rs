@@ -56,11 +56,11 @@ pub fn max_lane_count(opts: &InputOpts) -> Option<usize> {
 /// with the input's index, as soon as it is ready (not in input order).
 /// `started(i)` is called as input `i` is opened (for a progress display).
 ///
-/// An input that is not a regular file (a FIFO or device, whose open or
-/// reads may wait on another process; a directory) is hashed alone, after
-/// every input before it has been delivered and `out` flushed: a reader
-/// waiting for an earlier line before it feeds a FIFO is not kept waiting,
-/// as with GNU.
+/// An input that is not a regular file (a FIFO or device, whose reads may
+/// wait on another process; a directory) is hashed alone, after every
+/// input before it in its lanes has been delivered and `out` flushed: a
+/// reader waiting for an earlier line before it feeds a FIFO is not kept
+/// waiting, as with GNU.
 pub fn digest_batch(
     inputs: &[(&OsStr, Algorithm)],
     buf: &mut ReadBuf,
@@ -81,70 +81,34 @@ pub fn digest_batch(
             }
         })
         .collect();
-    let single = |i: usize,
-                  buf: &mut ReadBuf,
-                  started: &mut dyn FnMut(usize),
-                  out: &mut dyn Deliver<io::Result<Digested>>| {
-        started(i);
-        out.deliver(i, super::digest_input_with(inputs[i].0, inputs[i].1, buf, opts));
-    };
-    if n < 2 || lane_ok.iter().filter(|&&ok| ok).count() < 2 {
-        for i in 0..n {
-            single(i, buf, started, out);
-        }
-        return;
-    }
-    // Segments of the batch between inputs that are not regular files;
-    // the size of each regular one (see `fill`).
-    let mut sizes: Vec<Option<u64>> = vec![None; n];
-    let mut from = 0;
-    for i in 0..=n {
-        let alone = i < n
-            && lane_ok[i]
-            && match std::fs::metadata(inputs[i].0) {
-                Ok(m) if m.is_file() => {
-                    sizes[i] = Some(m.len());
-                    false
-                }
-                Ok(_) => true,
-                // Opening it will fail the same way (or find it there
-                // after all, and read it to its end).
-                Err(_) => false,
-            };
-        if i < n && !alone {
-            continue;
-        }
-        let seg: Vec<usize> = (from..i).collect();
-        let mut left: Vec<usize> = seg.iter().copied().filter(|&j| !lane_ok[j]).collect();
+    let mut left: Vec<usize> = Vec::new();
+    if n >= 2 && lane_ok.iter().filter(|&&ok| ok).count() >= 2 {
+        left.extend((0..n).filter(|&i| !lane_ok[i]));
         let mut seen: Vec<Algorithm> = Vec::new();
-        for &j in seg.iter().filter(|&&j| lane_ok[j]) {
-            let algo = inputs[j].1;
+        for i in (0..n).filter(|&i| lane_ok[i]) {
+            let algo = inputs[i].1;
             if seen.contains(&algo) {
                 continue;
             }
             seen.push(algo);
-            let group: Vec<usize> = seg
-                .iter()
-                .copied()
-                .filter(|&k| lane_ok[k] && inputs[k].1 == algo)
-                .collect();
+            let group: Vec<usize> = (i..n).filter(|&k| lane_ok[k] && inputs[k].1 == algo).collect();
             let ran = group.len() >= 2
                 && lane_kernel(algo)
                     .and_then(|k| k.start(algo))
-                    .is_some_and(|lanes| run_lanes(lanes, &group, inputs, &sizes, buf, started, out));
+                    .is_some_and(|lanes| run_lanes(lanes, &group, inputs, buf, started, out));
             if !ran {
                 left.extend(group);
             }
         }
         left.sort_unstable();
-        for j in left {
-            single(j, buf, started, out);
-        }
-        if i < n {
-            out.flush();
-            single(i, buf, started, out);
-        }
-        from = i + 1;
+    } else {
+        left.extend(0..n);
+    }
+    for i in left {
+        // The input may be a FIFO: what is done is written first.
+        out.flush();
+        started(i);
+        out.deliver(i, super::digest_input_with(inputs[i].0, inputs[i].1, buf, opts));
     }
 }
 
@@ -168,11 +132,16 @@ struct Feed {
 /// `lanes`, delivering each result. Returns false, having done nothing
 /// (the inputs then go the single-stream way), if the lane buffers cannot
 /// be had.
+///
+/// Each input is opened without waiting (`O_NONBLOCK`: opening a FIFO
+/// must not wait for its writer while other lanes have work) and
+/// measured with `fstat`; a regular file takes a lane, anything else
+/// waits until the lanes are empty and their results delivered and
+/// flushed, and is then read alone ([`digest_alone`]).
 fn run_lanes(
     mut lanes: Lanes,
     group: &[usize],
     inputs: &[(&OsStr, Algorithm)],
-    sizes: &[Option<u64>],
     buf: &mut ReadBuf,
     started: &mut dyn FnMut(usize),
     out: &mut dyn Deliver<io::Result<Digested>>,
@@ -194,19 +163,31 @@ fn run_lanes(
         let mut feeds: [Option<Feed>; MAX_LANES] = Default::default();
         let mut next = 0;
         let mut done = Vec::with_capacity(l);
+        // A non-regular input, opened, waiting for the lanes to empty.
+        let mut alone: Option<(usize, File)> = None;
         loop {
             // Every lane busy (while inputs remain) with a block to hash,
             // or with its input ended.
             for lane in 0..l {
                 loop {
                     if feeds[lane].is_none() {
+                        if alone.is_some() {
+                            break;
+                        }
                         let Some(&at) = group.get(next) else {
                             break;
                         };
                         next += 1;
                         started(at);
-                        match File::open(Path::new(inputs[at].0)) {
-                            Ok(file) => {
+                        let file = match open_no_wait(Path::new(inputs[at].0)) {
+                            Ok(file) => file,
+                            Err(e) => {
+                                out.deliver(at, Err(e));
+                                continue;
+                            }
+                        };
+                        match file.metadata() {
+                            Ok(m) if m.is_file() => {
                                 feeds[lane] = Some(Feed {
                                     at,
                                     file,
@@ -214,14 +195,14 @@ fn run_lanes(
                                     end: 0,
                                     eof: false,
                                     total: 0,
-                                    size: sizes[at],
+                                    size: Some(m.len()),
                                     first_read: true,
                                 });
                                 lanes.start_message(lane);
                             }
-                            Err(e) => {
-                                out.deliver(at, Err(e));
-                                continue;
+                            _ => {
+                                alone = Some((at, file));
+                                break;
                             }
                         }
                     }
@@ -237,7 +218,14 @@ fn run_lanes(
                 }
             }
             if feeds.iter().all(Option::is_none) {
-                return true;
+                match alone.take() {
+                    Some((at, file)) => {
+                        out.flush();
+                        out.deliver(at, digest_alone(file, inputs[at].1, bufs[0]));
+                        continue;
+                    }
+                    None => return true,
+                }
             }
             let mut input = [LaneInput::IDLE; MAX_LANES];
             for (lane, f) in feeds.iter().enumerate().take(l) {
@@ -306,8 +294,92 @@ fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            // Opened without waiting: a file system that honours that for
+            // regular files says so here; read on, waiting.
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => set_blocking(&f.file)?,
             Err(e) => return Err(e),
         }
     }
     Ok(())
+}
+
+/// Opens `path` for reading without waiting: a FIFO opens at once even
+/// with no writer (a plain open would wait for one).
+fn open_no_wait(path: &Path) -> io::Result<File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK);
+    }
+    o.open(path)
+}
+
+/// Clears `O_NONBLOCK` on `f`: reads wait for data again.
+fn set_blocking(f: &File) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let fd = super::raw_fd(f);
+        // SAFETY: fcntl on a descriptor `f` owns; no memory is passed.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        // SAFETY: as above.
+        if flags == -1 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } == -1 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = f;
+    Ok(())
+}
+
+/// Hashes a non-regular input (FIFO, device, directory) opened by
+/// [`open_no_wait`], alone, as the single-stream path reads it: a FIFO is
+/// first waited on until a writer has written or come and gone (what a
+/// plain open and first read would wait for), then read to its end.
+///
+/// # Errors
+/// As [`super::feed`]: the first read error (`EISDIR` for a directory).
+fn digest_alone(mut file: File, algo: Algorithm, buf: &mut [u8]) -> io::Result<Digested> {
+    set_blocking(&file)?;
+    #[cfg(unix)]
+    if file.metadata().is_ok_and(|m| {
+        use std::os::unix::fs::FileTypeExt;
+        m.file_type().is_fifo()
+    }) {
+        let mut p = libc::pollfd {
+            fd: super::raw_fd(&file),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd; no timeout. A FIFO with no writer yet
+        // reports nothing until one writes or closes (Linux: POLLHUP only
+        // once a writer has been and gone).
+        while unsafe { libc::poll(&mut p, 1, -1) } == -1 {
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+    let mut hasher = algo.hasher();
+    let mut total = 0u64;
+    loop {
+        match file.read(buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                hasher.update(&buf[..n]);
+                total += n as u64;
+                crate::progress::note_bytes(n as u64);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(Digested {
+        digest: hasher.finalize(),
+        size: total,
+        method: "read",
+        lane_kernel: None,
+    })
 }
