@@ -174,6 +174,20 @@ fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
         );
         assert!(out.contains("using sse2-x4 lanes hardware support"), "{out}");
     }
+    // SHA-256 without SHA-NI: eight lanes of AVX2.
+    if avx2 {
+        let (out, code) = sh_in(
+            d.path(),
+            ".bin",
+            "mmhash -a sha256 --debug f0_1 f0_2 f0_3",
+            &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-SHA_NI")],
+        );
+        assert_eq!(code, Some(0));
+        assert!(
+            out.contains("sha256: using avx2-x8 lanes hardware support"),
+            "{out}"
+        );
+    }
     let (out, _) = sh_in(
         d.path(),
         ".bin",

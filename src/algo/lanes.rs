@@ -345,7 +345,7 @@ fn pad(s: &mut Slot, rest: &[u8], little_endian: bool) {
 }
 
 #[cfg(target_arch = "x86_64")]
-static KERNELS: [LaneKernelInfo; 5] = [
+static KERNELS: [LaneKernelInfo; 6] = [
     LaneKernelInfo {
         name: "avx512vl-x8",
         source: "mhash",
@@ -395,6 +395,18 @@ static KERNELS: [LaneKernelInfo; 5] = [
         available: || Feature::ShaNi.enabled(),
         make: |a| {
             kernels::sha256_xn_shani::Sha256xN::<2>::new(a.kind == AlgoKind::Sha224)
+                .map(|k| Box::new(k) as Box<dyn LaneKernel>)
+        },
+    },
+    LaneKernelInfo {
+        name: "avx2-x8",
+        source: "mhash",
+        kind: AlgoKind::Sha256,
+        lanes: 8,
+        len_little_endian: false,
+        available: || Feature::Avx2.enabled(),
+        make: |a| {
+            kernels::sha256_x8_avx2::Sha256x8::new(a.kind == AlgoKind::Sha224)
                 .map(|k| Box::new(k) as Box<dyn LaneKernel>)
         },
     },

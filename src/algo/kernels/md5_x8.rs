@@ -216,7 +216,7 @@ macro_rules! step512 {
 /// that result `t` holds word `t` of every row.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
+pub(super) fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
     let t0 = _mm256_unpacklo_epi32(r[0], r[1]);
     let t1 = _mm256_unpackhi_epi32(r[0], r[1]);
     let t2 = _mm256_unpacklo_epi32(r[2], r[3]);

@@ -16,6 +16,8 @@ pub(super) mod md5_x8;
 pub(super) mod sha1;
 pub(super) mod sha256;
 #[cfg(target_arch = "x86_64")]
+pub(super) mod sha256_x8_avx2;
+#[cfg(target_arch = "x86_64")]
 pub(super) mod sha256_xn_shani;
 pub(super) mod sha512;
 #[cfg(target_arch = "x86_64")]
