@@ -14,7 +14,7 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::cpu::Feature;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use super::kernels;
 use super::{AlgoKind, Algorithm};
 
@@ -412,7 +412,19 @@ static KERNELS: [LaneKernelInfo; 6] = [
     },
 ];
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+static KERNELS: [LaneKernelInfo; 1] = [LaneKernelInfo {
+    name: "neon-x4",
+    source: "mhash",
+    kind: AlgoKind::Md5,
+    lanes: 4,
+    len_little_endian: true,
+    // NEON is part of ARMv8-A: off only with MHASH_BACKEND=portable.
+    available: || !super::cpu::force_portable(),
+    make: |_| Some(Box::new(kernels::md5_x4_neon::Md5x4Neon::new()) as Box<dyn LaneKernel>),
+}];
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 static KERNELS: [LaneKernelInfo; 0] = [];
 
 /// Every lane kernel mhash has for this architecture, whether or not this

@@ -121,7 +121,7 @@ fn block<const T: bool>(s: &mut [u32; 4], blk: &[u8]) {
 
 /// Compresses `blocks` (a multiple of 64 bytes) into the state `s` with
 /// the tuned scalar block function (the lane kernels' single-stream path).
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(in crate::algo) fn compress_tuned(s: &mut [u32; 4], blocks: &[u8]) {
     for blk in blocks.chunks_exact(64) {
         block::<true>(s, blk);

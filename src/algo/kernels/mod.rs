@@ -9,6 +9,8 @@
 
 pub(super) mod blake2b;
 pub(super) mod md5;
+#[cfg(target_arch = "aarch64")]
+pub(super) mod md5_x4_neon;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod md5_x4_sse2;
 #[cfg(target_arch = "x86_64")]
