@@ -142,6 +142,7 @@ fn check_mode_in_lanes_prints_what_gnu_prints() {
 }
 
 #[test]
+#[cfg(target_arch = "x86_64")]
 fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
     let d = TempDir::new().unwrap();
     corpus(d.path());
