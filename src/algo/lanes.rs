@@ -413,16 +413,42 @@ static KERNELS: [LaneKernelInfo; 6] = [
 ];
 
 #[cfg(target_arch = "aarch64")]
-static KERNELS: [LaneKernelInfo; 1] = [LaneKernelInfo {
-    name: "neon-x4",
-    source: "mhash",
-    kind: AlgoKind::Md5,
-    lanes: 4,
-    len_little_endian: true,
-    // NEON is part of ARMv8-A: off only with MHASH_BACKEND=portable.
-    available: || !super::cpu::force_portable(),
-    make: |_| Some(Box::new(kernels::md5_x4_neon::Md5x4Neon::new()) as Box<dyn LaneKernel>),
-}];
+static KERNELS: [LaneKernelInfo; 3] = [
+    LaneKernelInfo {
+        name: "neon-x4",
+        source: "mhash",
+        kind: AlgoKind::Md5,
+        lanes: 4,
+        len_little_endian: true,
+        // NEON is part of ARMv8-A: off only with MHASH_BACKEND=portable.
+        available: || !super::cpu::force_portable(),
+        make: |_| Some(Box::new(kernels::md5_x4_neon::Md5x4Neon::new()) as Box<dyn LaneKernel>),
+    },
+    LaneKernelInfo {
+        name: "armv8-sha2-x4",
+        source: "mhash",
+        kind: AlgoKind::Sha256,
+        lanes: 4,
+        len_little_endian: false,
+        available: || super::cpu::Feature::ArmSha2.enabled(),
+        make: |a| {
+            kernels::sha256_xn_armv8::Sha256xNArm::<4>::new(a.kind == AlgoKind::Sha224)
+                .map(|k| Box::new(k) as Box<dyn LaneKernel>)
+        },
+    },
+    LaneKernelInfo {
+        name: "armv8-sha2-x2",
+        source: "mhash",
+        kind: AlgoKind::Sha256,
+        lanes: 2,
+        len_little_endian: false,
+        available: || super::cpu::Feature::ArmSha2.enabled(),
+        make: |a| {
+            kernels::sha256_xn_armv8::Sha256xNArm::<2>::new(a.kind == AlgoKind::Sha224)
+                .map(|k| Box::new(k) as Box<dyn LaneKernel>)
+        },
+    },
+];
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 static KERNELS: [LaneKernelInfo; 0] = [];
