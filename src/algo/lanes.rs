@@ -1,7 +1,8 @@
 //! Multi-buffer hashing: several independent messages of one algorithm
-//! hashed side by side, one per lane of a SIMD register (MD5 x8 on AVX2)
-//! or in interleaved instruction streams (SHA-256 x2 on SHA-NI), past the
-//! speed limit of one message's dependency chain.
+//! hashed side by side, one per lane of a SIMD register (MD5 x8 on
+//! AVX-512VL or AVX2, x4 on SSE2 or NEON; SHA-256 x8 on AVX2) or in
+//! interleaved instruction streams (SHA-256 x4 or x2 on SHA-NI or ARMv8
+//! SHA2), past the speed limit of one message's dependency chain.
 //!
 //! A [`LaneKernel`] only compresses whole 64-byte blocks, the same number
 //! in every lane. [`Lanes`] is the I/O-free scheduler on top: it keeps up
