@@ -185,10 +185,13 @@ fn crc_debug_lines(compat: GnuCompat, kind: AlgoKind) -> Vec<&'static str> {
 /// whatever the number of inputs).
 pub const WINDOW_PER_JOB: usize = 64;
 
-/// `mhash --debug`'s line for one input: which backend and I/O method ran.
-fn debug_line(algo: crate::algo::Algorithm, name: &[u8], method: &str) -> Vec<u8> {
+/// `mhash --debug`'s line for one input: which backend (or lane kernel,
+/// `lanes`) and I/O method ran.
+fn debug_line(algo: crate::algo::Algorithm, name: &[u8], method: &str, lanes: Option<&str>) -> Vec<u8> {
     let b = algo.backend();
-    let how = if b.is_portable() {
+    let how = if let Some(k) = lanes {
+        format!("{k} lanes hardware support")
+    } else if b.is_portable() {
         "portable software".to_string()
     } else if b.name() == "tuned-scalar" {
         "tuned scalar software".to_string()
@@ -264,58 +267,85 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         })
     };
     let json = cfg.json;
-    let lost = sched::run_ordered(
-        jobs,
-        jobs * WINDOW_PER_JOB,
-        producer,
-        |name: OsString, buf| {
-            started(&name);
-            let r = hash(&name, buf);
-            (name, r)
-        },
-        |(name, r), more| {
-            let name_bytes = io::os_bytes(&name);
-            match r {
-                Ok(d) => {
-                    let mut rest = &d.digest[..];
+    // Lane kernels take one algorithm; a list reads each file once instead.
+    let lanes = if algos.len() == 1 {
+        io::lanes::lane_count(algo, &opts)
+    } else {
+        None
+    };
+    let work_one = |name: OsString, buf: &mut ReadBuf| {
+        started(&name);
+        let r = hash(&name, buf);
+        (name, r)
+    };
+    type Res = (OsString, std::io::Result<io::Digested>);
+    let work_batch = |names: Vec<OsString>, buf: &mut ReadBuf, out: &mut dyn sched::Deliver<Res>| {
+        let inputs: Vec<(&std::ffi::OsStr, crate::algo::Algorithm)> =
+            names.iter().map(|n| (n.as_os_str(), algo)).collect();
+        let mut sink = sched::DeliverFn(|op: Option<(usize, std::io::Result<io::Digested>)>| match op {
+            Some((i, r)) => out.deliver(i, (names[i].clone(), r)),
+            None => out.flush(),
+        });
+        io::lanes::digest_batch(&inputs, buf, &opts, &mut |i| started(&names[i]), &mut sink);
+    };
+    let emit = |(name, r): Res, more: bool| {
+        let name_bytes = io::os_bytes(&name);
+        match r {
+            Ok(d) => {
+                // One line per algorithm of the list, digests concatenated
+                // in list order.
+                let mut rest = &d.digest[..];
+                for &algo in algos {
+                    let (digest, after) = rest.split_at(algo.digest_len().min(rest.len()));
+                    rest = after;
+                    if per_file_debug {
+                        run.error_msg(&debug_line(algo, &name_bytes, d.method, d.lane_kernel));
+                    }
+                    line.clear();
+                    if json {
+                        crate::json::hash_record(
+                            &mut line,
+                            &name_bytes,
+                            algo,
+                            Ok((digest, d.size)),
+                            cfg.encoding,
+                        );
+                    } else {
+                        output::format_record(&mut line, algo, digest, d.size, &name_bytes, &fmt);
+                    }
+                    run.write_out(&line);
+                }
+            }
+            Err(e) => {
+                run.error_io(&name_bytes, &e);
+                if json {
                     for &algo in algos {
-                        let (digest, after) = rest.split_at(algo.digest_len().min(rest.len()));
-                        rest = after;
-                        if per_file_debug {
-                            run.error_msg(&debug_line(algo, &name_bytes, d.method));
-                        }
                         line.clear();
-                        if json {
-                            crate::json::hash_record(
-                                &mut line,
-                                &name_bytes,
-                                algo,
-                                Ok((digest, d.size)),
-                                cfg.encoding,
-                            );
-                        } else {
-                            output::format_record(&mut line, algo, digest, d.size, &name_bytes, &fmt);
-                        }
+                        crate::json::hash_record(&mut line, &name_bytes, algo, Err(&e), cfg.encoding);
                         run.write_out(&line);
                     }
                 }
-                Err(e) => {
-                    run.error_io(&name_bytes, &e);
-                    if json {
-                        for &algo in algos {
-                            line.clear();
-                            crate::json::hash_record(&mut line, &name_bytes, algo, Err(&e), cfg.encoding);
-                            run.write_out(&line);
-                        }
-                    }
-                    ok = false;
-                }
+                ok = false;
             }
-            if !more {
-                run.flush_now();
-            }
-        },
-    );
+        }
+        if !more {
+            run.flush_now();
+        }
+    };
+    // Several files at once in the lanes of a multi-buffer kernel, where
+    // the algorithm has one here (see `io::lanes`); else one at a time.
+    let window = jobs * WINDOW_PER_JOB;
+    let lost = match lanes {
+        Some(l) => sched::run_ordered_batched(
+            jobs,
+            window,
+            sched::Batching::lanes(l),
+            producer,
+            work_batch,
+            emit,
+        ),
+        None => sched::run_ordered(jobs, window, producer, work_one, emit),
+    };
     if lost > 0 {
         run.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
         ok = false;
@@ -408,6 +438,18 @@ pub fn backend_report() -> String {
             } else {
                 others.join(", ")
             }
+        );
+    }
+    let _ = writeln!(s, "\nmany files at once (lane kernels):");
+    for k in crate::algo::lanes::lane_kernels() {
+        let _ = writeln!(
+            s,
+            "{:<10} {:<20} {:<16} {} lanes{}",
+            k.kind.name(),
+            k.name,
+            k.source,
+            k.lanes,
+            if k.is_available() { "" } else { " (unavailable)" }
         );
     }
     s

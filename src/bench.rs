@@ -88,10 +88,77 @@ fn measure(algo: Algorithm, msg: &[u8], budget: Duration) -> f64 {
     msg.len() as f64 / best / 1e6
 }
 
+/// One multi-buffer lane kernel's figures: many messages of each size
+/// hashed side by side on one core (see `mhash::algo::lanes`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LaneRow {
+    /// The kernel's name (`avx2-x8`, `sha-ni-x4`, ...).
+    pub kernel: &'static str,
+    /// The algorithm it serves (`md5`, `sha256`).
+    pub algorithm: &'static str,
+    /// Messages hashed side by side.
+    pub lanes: usize,
+    /// Throughput per message size (all lanes together, one core).
+    pub results: Vec<SizeResult>,
+    /// Each size's throughput over the single-stream backend's at that
+    /// size in the same run (1.0 where that was not measured).
+    pub speedup: Vec<f64>,
+}
+
+/// The lane kernels available here for the algorithms in `opts`.
+fn lane_kernels(opts: &BenchOpts) -> Vec<&'static crate::algo::lanes::LaneKernelInfo> {
+    crate::algo::lanes::lane_kernels()
+        .iter()
+        .filter(|k| k.is_available() && opts.algorithms.iter().any(|a| a.kind == k.kind))
+        .collect()
+}
+
+/// Measures every available lane kernel serving an algorithm of `opts`;
+/// `rows` (from [`run`]) give the single-stream figures for the speed-up.
+pub fn run_lanes(opts: &BenchOpts, rows: &[BenchRow]) -> Vec<LaneRow> {
+    let kernels = lane_kernels(opts);
+    let per_cell = cell_budget(opts);
+    kernels
+        .into_iter()
+        .map(|k| {
+            let results: Vec<SizeResult> = opts
+                .sizes
+                .iter()
+                .map(|&n| SizeResult {
+                    bytes: n,
+                    mb_per_s: k.throughput(n, per_cell.as_secs_f64()).unwrap_or(0.0) / 1e6,
+                })
+                .collect();
+            let single = rows.iter().find(|r| r.algorithm == k.kind.name());
+            let speedup = results
+                .iter()
+                .enumerate()
+                .map(|(i, r)| match single.and_then(|s| s.results.get(i)) {
+                    Some(s) if s.mb_per_s > 0.0 => r.mb_per_s / s.mb_per_s,
+                    _ => 1.0,
+                })
+                .collect();
+            LaneRow {
+                kernel: k.name,
+                algorithm: k.kind.name(),
+                lanes: k.lanes,
+                results,
+                speedup,
+            }
+        })
+        .collect()
+}
+
+/// Time for one measurement: the budget shared by every algorithm and
+/// lane kernel at every size.
+fn cell_budget(opts: &BenchOpts) -> Duration {
+    let cells = ((opts.algorithms.len() + lane_kernels(opts).len()) * opts.sizes.len()).max(1);
+    Duration::from_secs_f64((opts.seconds / cells as f64).max(0.01))
+}
+
 /// Runs the benchmark; rows sorted fastest first by the largest size.
 pub fn run(opts: &BenchOpts) -> Vec<BenchRow> {
-    let cells = (opts.algorithms.len() * opts.sizes.len()).max(1);
-    let per_cell = Duration::from_secs_f64((opts.seconds / cells as f64).max(0.01));
+    let per_cell = cell_budget(opts);
     let largest = opts.sizes.iter().copied().max().unwrap_or(0);
     let data: Vec<u8> = (0..largest).map(|i| (i % 251) as u8).collect();
     let mut rows: Vec<BenchRow> = opts
@@ -151,8 +218,9 @@ fn fastest(rows: &[BenchRow]) -> (Option<&BenchRow>, Option<&BenchRow>) {
     )
 }
 
-/// The text report: one row per algorithm, then the two winners.
-pub fn report_text(opts: &BenchOpts, rows: &[BenchRow]) -> String {
+/// The text report: one row per algorithm, the lane kernels, then the two
+/// winners.
+pub fn report_text(opts: &BenchOpts, rows: &[BenchRow], lanes: &[LaneRow]) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let _ = writeln!(
@@ -175,6 +243,28 @@ pub fn report_text(opts: &BenchOpts, rows: &[BenchRow]) -> String {
             let _ = write!(line, " {:>10}", thousands(s.mb_per_s));
         }
         let _ = writeln!(out, "{line}");
+    }
+    if !lanes.is_empty() {
+        let _ = writeln!(
+            out,
+            "multi-buffer lane kernels (many files of one algorithm: messages side by side, one core; x = over one stream):"
+        );
+        let mut head = format!("{:<10} {:<36}", "algorithm", "lane kernel");
+        for &n in &opts.sizes {
+            let _ = write!(head, " {:>15}", size_label(n));
+        }
+        let _ = writeln!(out, "{}", head.trim_end());
+        for l in lanes {
+            let mut line = format!(
+                "{:<10} {:<36}",
+                l.algorithm,
+                format!("{}, {} lanes (mhash)", l.kernel, l.lanes)
+            );
+            for (s, x) in l.results.iter().zip(&l.speedup) {
+                let _ = write!(line, " {:>15}", format!("{} ({:.1}x)", thousands(s.mb_per_s), x));
+            }
+            let _ = writeln!(out, "{line}");
+        }
     }
     let (c, nc) = fastest(rows);
     let big = opts
@@ -200,13 +290,14 @@ pub fn report_text(opts: &BenchOpts, rows: &[BenchRow]) -> String {
 }
 
 /// The `--json` report: one object with the rows and the two winners.
-pub fn report_json(opts: &BenchOpts, rows: &[BenchRow]) -> String {
+pub fn report_json(opts: &BenchOpts, rows: &[BenchRow], lanes: &[LaneRow]) -> String {
     let (c, nc) = fastest(rows);
     let v = serde_json::json!({
         "unit": "MB/s (10^6 bytes per second)",
         "threads": 1,
         "seconds": opts.seconds,
         "results": rows,
+        "lanes": lanes,
         "fastest_cryptographic": c.map(|r| r.algorithm),
         "fastest_non_cryptographic": nc.map(|r| r.algorithm),
     });
@@ -256,10 +347,12 @@ mod tests {
         let rows = run(&opts);
         assert_eq!(rows.len(), 2);
         assert!(rows.iter().all(|r| r.results.iter().all(|s| s.mb_per_s > 0.0)));
-        let text = report_text(&opts, &rows);
+        let lanes = run_lanes(&opts, &rows);
+        assert!(lanes.iter().all(|l| l.algorithm == "md5" && l.results.len() == 2));
+        let text = report_text(&opts, &rows, &lanes);
         assert!(text.contains("fastest cryptographic: md5"), "{text}");
         assert!(text.contains("fastest non-cryptographic: xxh3"), "{text}");
-        let v: serde_json::Value = serde_json::from_str(&report_json(&opts, &rows)).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&report_json(&opts, &rows, &lanes)).unwrap();
         assert_eq!(v["fastest_cryptographic"], "md5");
         assert_eq!(v["results"].as_array().unwrap().len(), 2);
     }

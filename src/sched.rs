@@ -91,9 +91,8 @@ where
     F: Fn(W, &mut ReadBuf) -> R + Sync,
     E: FnMut(R, bool) + Send,
 {
-    let mut producer = producer;
-    let mut emit = emit;
     if jobs <= 1 {
+        let (mut producer, mut emit) = (producer, emit);
         let mut buf = ReadBuf::default();
         while let Some(item) = producer() {
             match item {
@@ -102,6 +101,133 @@ where
             }
         }
         return 0;
+    }
+    let batch_work = |ws: Vec<W>, buf: &mut ReadBuf, out: &mut dyn Deliver<R>| {
+        for (k, w) in ws.into_iter().enumerate() {
+            out.deliver(k, work(w, buf));
+        }
+    };
+    run_ordered_batched(jobs, window, Batching::ONE_BY_ONE, producer, batch_work, emit)
+}
+
+/// Where a batch work function ([`run_ordered_batched`]) hands its results.
+pub trait Deliver<R> {
+    /// The result of work item `at` of the batch (its position among the
+    /// work items handed over), in any order, exactly once per item.
+    fn deliver(&mut self, at: usize, r: R);
+    /// Passes the results delivered so far on now (those whose turn has
+    /// come are written out): called before the work function does
+    /// something that may wait on another process (opening a FIFO), so
+    /// that a reader waiting for an earlier line is not kept waiting.
+    /// Results are also passed on when the work function returns.
+    fn flush(&mut self);
+}
+
+/// A [`Deliver`] over one closure: `Some((at, r))` delivers, `None` flushes.
+pub struct DeliverFn<F>(pub F);
+
+impl<R, F: FnMut(Option<(usize, R)>)> Deliver<R> for DeliverFn<F> {
+    fn deliver(&mut self, at: usize, r: R) {
+        (self.0)(Some((at, r)));
+    }
+    fn flush(&mut self) {
+        (self.0)(None);
+    }
+}
+
+/// How many work items a thread hands its work function at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batching {
+    /// The fewest items a thread claims (it may get fewer at the end).
+    pub min: usize,
+    /// The most, claimed while items prove quick.
+    pub max: usize,
+}
+
+impl Batching {
+    /// One item per call; batches of up to 16 quick items are claimed
+    /// under one lock, but still worked one at a time.
+    pub const ONE_BY_ONE: Batching = Batching {
+        min: 1,
+        max: MAX_BATCH,
+    };
+
+    /// Batches for a work function that keeps `lanes` inputs in flight:
+    /// at least `lanes` items, up to four times that while they are quick.
+    pub fn lanes(lanes: usize) -> Batching {
+        Batching {
+            min: lanes.max(1),
+            max: (lanes * 4).max(MAX_BATCH),
+        }
+    }
+}
+
+/// [`run_ordered`] with a work function that takes a batch of work items
+/// at once, as `batching` sizes them (a lane scheduler hashes them side by
+/// side), and hands each result to its [`Deliver`] argument, with the
+/// item's position in the batch, in any order. The results of a batch are
+/// passed on together when the work function returns or calls
+/// [`Deliver::flush`] (one lock and one write for many small files). Items
+/// the producer has already done pass through in their place. With one job,
+/// batches are still formed, so that a single thread fills its lanes too.
+///
+/// # Panics
+/// When `work` does not deliver exactly one result per item (a bug in the
+/// caller).
+pub fn run_ordered_batched<W, R, P, F, E>(
+    jobs: usize,
+    window: usize,
+    batching: Batching,
+    producer: P,
+    work: F,
+    emit: E,
+) -> usize
+where
+    W: Send,
+    R: Send,
+    P: FnMut() -> Option<Item<W, R>> + Send,
+    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn Deliver<R>) + Sync,
+    E: FnMut(R, bool) + Send,
+{
+    let mut producer = producer;
+    let mut emit = emit;
+    if jobs <= 1 {
+        let mut buf = ReadBuf::default();
+        let mut claimed: Vec<Item<W, R>> = Vec::with_capacity(batching.max);
+        loop {
+            // Up to `max` items, of which `min`..`max` are work.
+            let mut works = 0;
+            while claimed.len() < batching.max.max(1) * 2 && works < batching.max {
+                match producer() {
+                    None => break,
+                    Some(item) => {
+                        works += usize::from(matches!(item, Item::Work(_)));
+                        claimed.push(item);
+                    }
+                }
+            }
+            if claimed.is_empty() {
+                return 0;
+            }
+            // On each flush, emit the results whose turn has come.
+            let mut pending: Vec<Option<R>> = (0..claimed.len()).map(|_| None).collect();
+            let mut next = 0;
+            work_batch(
+                &mut claimed,
+                &work,
+                &mut buf,
+                &mut DeliverFn(|op: Option<(usize, R)>| match op {
+                    Some((at, r)) => pending[at] = Some(r),
+                    None => {
+                        while let Some(r) = pending.get_mut(next).and_then(Option::take) {
+                            let more = pending.get(next + 1).is_some_and(Option::is_some);
+                            emit(r, more);
+                            next += 1;
+                        }
+                    }
+                }),
+            );
+        }
     }
     let window = window.max(jobs);
     let state = Mutex::new(State {
@@ -115,7 +241,7 @@ where
     });
     let room = Condvar::new();
     let emit = Mutex::new(emit);
-    let worker = |buf: ReadBuf| worker_loop(&state, &room, &emit, &work, window, buf);
+    let worker = |buf: ReadBuf| worker_loop(&state, &room, &emit, &work, window, batching, buf);
     // The caller's own buffer first: it must exist (as in a one-job run);
     // the other threads' buffers are taken only if memory allows.
     let own = ReadBuf::default();
@@ -138,6 +264,42 @@ where
     });
     let st = lock(&state);
     st.produced - st.emitted
+}
+
+/// Runs the work items of `claimed` (drained) through `work` as one batch
+/// and delivers every result, work and done, to `out` with its position in
+/// `claimed`, then flushes `out`.
+fn work_batch<W, R, F>(claimed: &mut Vec<Item<W, R>>, work: &F, buf: &mut ReadBuf, out: &mut dyn Deliver<R>)
+where
+    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn Deliver<R>),
+{
+    let mut ws = Vec::new();
+    let mut work_at = Vec::new();
+    for (at, item) in claimed.drain(..).enumerate() {
+        match item {
+            Item::Work(w) => {
+                work_at.push(at);
+                ws.push(w);
+            }
+            Item::Done(r) => out.deliver(at, r),
+        }
+    }
+    if !ws.is_empty() {
+        let mut delivered = vec![false; ws.len()];
+        let mut inner = DeliverFn(|op: Option<(usize, R)>| match op {
+            Some((k, r)) => {
+                assert!(
+                    !std::mem::replace(&mut delivered[k], true),
+                    "one result per work item"
+                );
+                out.deliver(work_at[k], r);
+            }
+            None => out.flush(),
+        });
+        work(ws, buf, &mut inner);
+        assert!(delivered.iter().all(|&d| d), "one result per work item");
+    }
+    out.flush();
 }
 
 /// True when 1 MiB more of address space can still be had: a thread
@@ -169,22 +331,24 @@ fn worker_loop<W, R, P, F, E>(
     emit: &Mutex<E>,
     work: &F,
     window: usize,
+    batching: Batching,
     mut buf: ReadBuf,
 ) where
     P: FnMut() -> Option<Item<W, R>>,
-    F: Fn(W, &mut ReadBuf) -> R,
+    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn Deliver<R>),
     E: FnMut(R, bool),
 {
     // Items are claimed in batches while they prove quick (small files),
     // so that hand-off costs (a lock, a wake-up) stay small beside the
     // hashing; one at a time once they take longer (large files), so that
     // no thread sits on a batch while others idle.
-    let mut batch = 1usize;
-    let mut claimed: Vec<(usize, Item<W, R>)> = Vec::with_capacity(MAX_BATCH);
-    let mut done: Vec<(usize, R)> = Vec::with_capacity(MAX_BATCH);
+    let mut batch = batching.min;
+    let mut claimed: Vec<Item<W, R>> = Vec::with_capacity(batching.max);
+    let mut done: Vec<(usize, R)> = Vec::with_capacity(batching.max);
     loop {
-        // Claim the next items, waiting while the window is full.
-        {
+        // Claim the next items, waiting while the window is full; they
+        // are consecutive, from index `first`.
+        let first = {
             let mut st = lock(state);
             loop {
                 if st.exhausted {
@@ -196,6 +360,7 @@ fn worker_loop<W, R, P, F, E>(
                 st = room.wait(st).unwrap_or_else(|e| e.into_inner());
             }
             let room_left = st.emitted + window - st.produced;
+            let first = st.produced;
             for _ in 0..batch.min(room_left) {
                 match (st.producer)() {
                     None => {
@@ -204,63 +369,80 @@ fn worker_loop<W, R, P, F, E>(
                         break;
                     }
                     Some(item) => {
-                        let idx = st.produced;
                         st.produced += 1;
                         st.slots.push_back(None);
-                        claimed.push((idx, item));
+                        claimed.push(item);
                     }
                 }
             }
-        }
+            first
+        };
         if claimed.is_empty() {
             return;
         }
         let started = std::time::Instant::now();
         let n = claimed.len();
-        for (idx, item) in claimed.drain(..) {
-            let result = match item {
-                Item::Work(w) => work(w, &mut buf),
-                Item::Done(r) => r,
-            };
-            done.push((idx, result));
-        }
+        work_batch(
+            &mut claimed,
+            work,
+            &mut buf,
+            &mut DeliverFn(|op: Option<(usize, R)>| match op {
+                Some((at, r)) => done.push((first + at, r)),
+                None => store_and_emit(state, room, emit, done.drain(..)),
+            }),
+        );
         let per_item = started.elapsed() / n as u32;
         batch = if per_item < QUICK_ITEM {
-            (batch * 2).min(MAX_BATCH)
+            (batch * 2).min(batching.max)
         } else {
-            1
+            batching.min
         };
-        // Store it; if its turn has come and nobody is emitting, emit
-        // every result that is ready, in order.
-        let mut st = lock(state);
-        for (idx, result) in done.drain(..) {
-            let at = idx - st.emitted;
-            st.slots[at] = Some(result);
+    }
+}
+
+/// Stores `results` (index, result) in their slots; if the oldest one's
+/// turn has come and no thread is emitting, emits every result that is
+/// ready, in order.
+fn store_and_emit<W, R, P, E>(
+    state: &Mutex<State<W, R, P>>,
+    room: &Condvar,
+    emit: &Mutex<E>,
+    results: impl Iterator<Item = (usize, R)>,
+) where
+    E: FnMut(R, bool),
+{
+    let mut results = results.peekable();
+    if results.peek().is_none() {
+        return;
+    }
+    let mut st = lock(state);
+    for (idx, result) in results {
+        let at = idx - st.emitted;
+        st.slots[at] = Some(result);
+    }
+    if st.emitting || st.slots.front().is_none_or(|s| s.is_none()) {
+        return;
+    }
+    st.emitting = true;
+    loop {
+        let mut ready = Vec::new();
+        while st.slots.front().is_some_and(|s| s.is_some()) {
+            ready.push(st.slots.pop_front().flatten().expect("checked above"));
+            st.emitted += 1;
         }
-        if st.emitting || st.slots.front().is_none_or(|s| s.is_none()) {
-            continue;
+        if ready.is_empty() {
+            st.emitting = false;
+            break;
         }
-        st.emitting = true;
-        loop {
-            let mut ready = Vec::new();
-            while st.slots.front().is_some_and(|s| s.is_some()) {
-                ready.push(st.slots.pop_front().flatten().expect("checked above"));
-                st.emitted += 1;
-            }
-            if ready.is_empty() {
-                st.emitting = false;
-                break;
-            }
-            room.notify_all();
-            drop(st);
-            let mut e = lock(emit);
-            let last = ready.len() - 1;
-            for (i, r) in ready.into_iter().enumerate() {
-                e(r, i < last);
-            }
-            drop(e);
-            st = lock(state);
+        room.notify_all();
+        drop(st);
+        let mut e = lock(emit);
+        let last = ready.len() - 1;
+        for (i, r) in ready.into_iter().enumerate() {
+            e(r, i < last);
         }
+        drop(e);
+        st = lock(state);
     }
 }
 
@@ -300,6 +482,48 @@ mod tests {
         );
         assert_eq!(lost, 0);
         out
+    }
+
+    #[test]
+    fn batched_results_come_in_production_order() {
+        for jobs in [1, 2, 3, 8] {
+            for batching in [Batching::ONE_BY_ONE, Batching::lanes(2), Batching::lanes(8)] {
+                let mut next = 0usize;
+                let producer = move || {
+                    if next == 3000 {
+                        return None;
+                    }
+                    next += 1;
+                    Some(if next.is_multiple_of(5) {
+                        Item::Done(next * 10)
+                    } else {
+                        Item::Work(next)
+                    })
+                };
+                let mut out = Vec::new();
+                let lost = run_ordered_batched(
+                    jobs,
+                    jobs * 64,
+                    batching,
+                    producer,
+                    |ws: Vec<usize>, _buf: &mut ReadBuf, out: &mut dyn Deliver<usize>| {
+                        assert!(ws.len() <= batching.max);
+                        // Finish in reverse inside the batch: order is
+                        // restored by position.
+                        for (k, w) in ws.iter().enumerate().rev() {
+                            out.deliver(k, w * 10);
+                            if k % 3 == 0 {
+                                out.flush();
+                            }
+                        }
+                    },
+                    |r, _more| out.push(r),
+                );
+                assert_eq!(lost, 0);
+                let want: Vec<usize> = (1..=3000).map(|i| i * 10).collect();
+                assert_eq!(out, want, "jobs {jobs} {batching:?}");
+            }
+        }
     }
 
     #[test]

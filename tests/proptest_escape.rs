@@ -118,15 +118,15 @@ proptest! {
         // Untagged lines name no algorithm: only the tool's own reader
         // takes them (cksum without -a rejects them, as GNU's does).
         let cksum = cksum && tagged;
+        // The one layout GNU cannot read back either: an untagged shortened
+        // BLAKE2b digest in base64 (the length is taken from hex digits
+        // only, so a base64 digest that looks like hex is misread).
+        prop_assume!(!(a.kind == AlgoKind::Blake2b && !tagged && b64 && a.digest_len() != 64));
         let mut p = Parser::new(reader(a, cksum), false);
         let parsed = p.parse(&line);
         let parsed = match parsed {
             Ok(v) => v,
             Err(err) => {
-                // The one layout GNU cannot read back either: an untagged
-                // shortened BLAKE2b digest in base64 (the length is taken
-                // from hex digits only).
-                prop_assume!(!(a.kind == AlgoKind::Blake2b && !tagged && b64 && a.digest_len() != 64));
                 return Err(TestCaseError::fail(format!(
                     "{:?} does not parse back: {err:?}",
                     String::from_utf8_lossy(&line)

@@ -25,6 +25,7 @@ mod detect {
             F::Sse41 => sse41::get(),
             F::Avx2Vpclmul => vpclmul_avx2::get(),
             F::Avx512Vpclmul => vpclmul_avx512::get(),
+            F::Avx512Vl => avx512vl::get(),
             _ => false,
         }
     }
@@ -36,6 +37,7 @@ mod detect {
     cpufeatures::new!(sse41, "sse4.1");
     cpufeatures::new!(vpclmul_avx2, "avx2", "vpclmulqdq");
     cpufeatures::new!(vpclmul_avx512, "avx512f", "avx512bw", "vpclmulqdq");
+    cpufeatures::new!(avx512vl, "avx2", "avx512f", "avx512vl");
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -75,6 +77,9 @@ pub enum Feature {
     Avx2Vpclmul,
     /// x86 AVX-512F/BW with VPCLMULQDQ: 512-bit folding CRCs.
     Avx512Vpclmul,
+    /// x86 AVX2 with AVX-512F/VL (`vpternlogd`, `vprold` on ymm): the MD5
+    /// lane kernel.
+    Avx512Vl,
     /// ARMv8 SHA-1/SHA-256 instructions.
     ArmSha2,
     /// ARMv8.2 SHA-512/SHA-3 instructions.
@@ -87,8 +92,9 @@ pub enum Feature {
 
 impl Feature {
     /// Every feature, for the report.
-    pub const ALL: [Feature; 12] = [
+    pub const ALL: [Feature; 13] = [
         Feature::Avx512Vpclmul,
+        Feature::Avx512Vl,
         Feature::Avx2Vpclmul,
         Feature::ShaNi,
         Feature::Pclmul,
@@ -113,6 +119,7 @@ impl Feature {
             Feature::Sse41 => "sse4.1",
             Feature::Avx2Vpclmul => "avx2+vpclmulqdq",
             Feature::Avx512Vpclmul => "avx512+vpclmulqdq",
+            Feature::Avx512Vl => "avx512vl",
             Feature::ArmSha2 => "armv8-sha2",
             Feature::ArmSha3 => "armv8-sha3",
             Feature::ArmPmull => "pmull",
@@ -131,6 +138,7 @@ impl Feature {
             Feature::Sse41 => &["SSE4_1"],
             Feature::Avx2Vpclmul => &["AVX2", "AVX", "VPCLMULQDQ"],
             Feature::Avx512Vpclmul => &["AVX512F", "AVX512BW", "VPCLMULQDQ"],
+            Feature::Avx512Vl => &["AVX2", "AVX", "AVX512F", "AVX512VL"],
             Feature::ArmSha2 | Feature::ArmSha3 | Feature::ArmPmull | Feature::ArmCrc32 => &[],
         }
     }

@@ -9,6 +9,7 @@
 mod backends;
 pub mod cpu;
 mod kernels;
+pub mod lanes;
 
 pub use backends::{Backend, CrcPart, Hasher};
 

@@ -204,6 +204,38 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             algo: job.algo,
         }
     };
+    // Several listed files at once in the lanes of a multi-buffer kernel
+    // where their algorithm has one (see `io::lanes`).
+    let opts = io::InputOpts {
+        mode: io_mode,
+        ..io::InputOpts::default()
+    };
+    let verify_batch = |jobs: Vec<Job>, buf: &mut io::ReadBuf, out: &mut dyn sched::Deliver<Event>| {
+        let names: Vec<std::ffi::OsString> = jobs.iter().map(|j| io::bytes_os(&j.name)).collect();
+        let inputs: Vec<(&OsStr, Algorithm)> = names
+            .iter()
+            .zip(&jobs)
+            .map(|(n, j)| (n.as_os_str(), j.algo))
+            .collect();
+        let mut jobs: Vec<Option<Job>> = jobs.into_iter().map(Some).collect();
+        let mut sink = sched::DeliverFn(|op: Option<(usize, std::io::Result<io::Digested>)>| match op {
+            Some((i, r)) => {
+                let job = jobs[i].take().expect("one result per job");
+                let result = r.map(|d| d.digest == job.expected);
+                out.deliver(
+                    i,
+                    Event::Verified {
+                        name: job.name,
+                        result,
+                        line: job.line,
+                        algo: job.algo,
+                    },
+                );
+            }
+            None => out.flush(),
+        });
+        io::lanes::digest_batch(&inputs, buf, &opts, &mut |_| {}, &mut sink);
+    };
     {
         let mut line = Vec::new();
         let mut line_no: u64 = 0;
@@ -378,7 +410,18 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
             }
         };
         let jobs = sched::effective_jobs(cfg.jobs);
-        let lost = sched::run_ordered(jobs, jobs * crate::app::WINDOW_PER_JOB, producer, verify, emit);
+        let window = jobs * crate::app::WINDOW_PER_JOB;
+        let lost = match io::lanes::max_lane_count(&opts) {
+            Some(l) => sched::run_ordered_batched(
+                jobs,
+                window,
+                sched::Batching::lanes(l),
+                producer,
+                verify_batch,
+                emit,
+            ),
+            None => sched::run_ordered(jobs, window, producer, verify, emit),
+        };
         if lost > 0 {
             run.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
             return false;

@@ -351,10 +351,11 @@ fn bench_command(args: &[OsString]) -> Result<String, Error> {
         opts.seconds = s;
     }
     let rows = crate::bench::run(&opts);
+    let lanes = crate::bench::run_lanes(&opts, &rows);
     Ok(if m.get_flag("json") {
-        crate::bench::report_json(&opts, &rows)
+        crate::bench::report_json(&opts, &rows, &lanes)
     } else {
-        crate::bench::report_text(&opts, &rows)
+        crate::bench::report_text(&opts, &rows, &lanes)
     })
 }
 

@@ -8,6 +8,7 @@
 //! [`std::io::Error`] for the caller to word.
 
 mod fanout;
+pub mod lanes;
 mod mapped;
 mod split;
 
@@ -113,6 +114,9 @@ pub struct Digested {
     /// `read`, `mmap` (with `read` for any growth past the size at open),
     /// or `mmap+read` when the file shrank under the map and was re-read.
     pub method: &'static str,
+    /// The lane kernel that hashed it beside other inputs (`avx2-x8`), or
+    /// `None` for the single-stream backend ([`lanes::digest_batch`]).
+    pub lane_kernel: Option<&'static str>,
 }
 
 /// Feeds everything `reader` yields into `hasher`, retrying on EINTR, and
@@ -504,6 +508,7 @@ pub fn digest_inputs(
         digest: hasher.finalize(),
         size: total,
         method,
+        lane_kernel: None,
     })
 }
 

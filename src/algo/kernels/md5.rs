@@ -12,7 +12,7 @@ pub(in crate::algo) struct Md5<const TUNED: bool>([u32; 4]);
 impl<const TUNED: bool> Md5<TUNED> {
     /// The initial state, RFC 1321 §3.3.
     pub(in crate::algo) fn new() -> Self {
-        Md5([0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476])
+        Md5(IV)
     }
 }
 
@@ -118,6 +118,18 @@ fn block<const T: bool>(s: &mut [u32; 4], blk: &[u8]) {
     s[2] = s[2].wrapping_add(c);
     s[3] = s[3].wrapping_add(d);
 }
+
+/// Compresses `blocks` (a multiple of 64 bytes) into the state `s` with
+/// the tuned scalar block function (the lane kernels' single-stream path).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(in crate::algo) fn compress_tuned(s: &mut [u32; 4], blocks: &[u8]) {
+    for blk in blocks.chunks_exact(64) {
+        block::<true>(s, blk);
+    }
+}
+
+/// The initial state, RFC 1321 §3.3.
+pub(in crate::algo) const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
 
 impl<const TUNED: bool> Compress for Md5<TUNED> {
     const BLOCK: usize = 64;

@@ -1,0 +1,173 @@
+//! SHA-256 (FIPS 180-4 §6.2) over two or four messages at once with the
+//! x86 SHA extensions: the messages' rounds are interleaved instruction by
+//! instruction, so the second stream's `sha256rnds2` issues while the
+//! first one's waits for its result. One stream is bound by that
+//! latency; two or more fill the unit's pipeline.
+//!
+//! The round sequence is Intel's (and RustCrypto sha2's `x86_sha`): the
+//! state held as ABEF/CDGH, four rounds per `rnds2` pair, the message
+//! schedule with `sha256msg1`/`sha256msg2`.
+
+use crate::algo::lanes::LaneKernel;
+use core::arch::x86_64::*;
+
+/// FIPS 180-4 §4.2.2: the 64 round constants.
+pub(super) const K: [u32; 64] = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+];
+
+/// FIPS 180-4 §5.3.3: SHA-256's initial hash value.
+pub(super) const IV_256: [u32; 8] = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
+
+/// FIPS 180-4 §5.3.2: SHA-224's initial hash value.
+pub(super) const IV_224: [u32; 8] = [
+    0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
+];
+
+/// `N` SHA-256 (or SHA-224) states, H0..H7 each; only constructed where
+/// the CPU has the SHA extensions with SSSE3 and SSE4.1.
+pub(in crate::algo) struct Sha256xN<const N: usize> {
+    s: [[u32; 8]; N],
+    iv: [u32; 8],
+    out_len: usize,
+}
+
+/// True when the CPU has what [`compress_n`] enables.
+fn detected() -> bool {
+    std::arch::is_x86_feature_detected!("sha")
+        && std::arch::is_x86_feature_detected!("ssse3")
+        && std::arch::is_x86_feature_detected!("sse4.1")
+}
+
+impl<const N: usize> Sha256xN<N> {
+    /// `N` lanes at SHA-256's (or, for `sha224`, SHA-224's) initial value,
+    /// or `None` when the CPU lacks SHA-NI, SSSE3 or SSE4.1.
+    pub(in crate::algo) fn new(sha224: bool) -> Option<Sha256xN<N>> {
+        let iv = if sha224 { IV_224 } else { IV_256 };
+        let out_len = if sha224 { 28 } else { 32 };
+        detected().then_some(Sha256xN {
+            s: [iv; N],
+            iv,
+            out_len,
+        })
+    }
+}
+
+impl<const N: usize> LaneKernel for Sha256xN<N> {
+    fn lanes(&self) -> usize {
+        N
+    }
+    fn reset(&mut self, lane: usize) {
+        self.s[lane] = self.iv;
+    }
+    fn compress(&mut self, blocks: &[&[u8]]) {
+        assert_eq!(blocks.len(), N, "one slice per lane");
+        let len = blocks[0].len();
+        assert!(
+            len.is_multiple_of(64) && blocks.iter().all(|b| b.len() == len),
+            "whole blocks, equal lengths"
+        );
+        let ptrs: [*const u8; N] = core::array::from_fn(|j| blocks[j].as_ptr());
+        // SAFETY: a `Sha256xN` exists only where `new` found SHA, SSSE3
+        // and SSE4.1 (`is_x86_feature_detected!`), the features
+        // `compress_n` enables; each pointer has `len` readable bytes.
+        unsafe { compress_n::<N>(self.s.each_mut(), ptrs, len / 64) }
+    }
+    fn compress_one(&mut self, lane: usize, blocks: &[u8]) {
+        assert!(blocks.len().is_multiple_of(64), "whole blocks");
+        // SAFETY: as in `compress`; `blocks` has `blocks.len()` bytes.
+        unsafe { compress_n::<1>([&mut self.s[lane]], [blocks.as_ptr()], blocks.len() / 64) }
+    }
+    fn digest(&self, lane: usize) -> Vec<u8> {
+        self.s[lane]
+            .iter()
+            .flat_map(|w| w.to_be_bytes())
+            .take(self.out_len)
+            .collect()
+    }
+}
+
+/// Compresses `n` blocks into each of `N` states, state `j` reading
+/// `n * 64` bytes from `p[j]`, the streams' instructions interleaved.
+///
+/// # Safety
+/// The CPU must have SHA, SSSE3 and SSE4.1, and every `p[j]` must point to
+/// `n * 64` readable bytes.
+#[target_feature(enable = "sha,ssse3,sse4.1")]
+unsafe fn compress_n<const N: usize>(states: [&mut [u32; 8]; N], p: [*const u8; N], n: usize) {
+    let mut abef = [_mm_setzero_si128(); N];
+    let mut cdgh = [_mm_setzero_si128(); N];
+    for j in 0..N {
+        // SAFETY: a state is 32 bytes; `loadu` needs no alignment.
+        let (dcba, hgfe) = unsafe {
+            let sp: *const __m128i = states[j].as_ptr().cast();
+            (_mm_loadu_si128(sp), _mm_loadu_si128(sp.add(1)))
+        };
+        let cdab = _mm_shuffle_epi32::<0xB1>(dcba);
+        let efgh = _mm_shuffle_epi32::<0x1B>(hgfe);
+        abef[j] = _mm_alignr_epi8::<8>(cdab, efgh);
+        cdgh[j] = _mm_blend_epi16::<0xF0>(efgh, cdab);
+    }
+    let bswap = _mm_set_epi64x(0x0C0D_0E0F_0809_0A0B, 0x0405_0607_0001_0203);
+    for blk in 0..n {
+        let save = (abef, cdgh);
+        let mut w = [[_mm_setzero_si128(); 4]; N];
+        for j in 0..N {
+            for (q, wq) in w[j].iter_mut().enumerate() {
+                // SAFETY: `p[j]` has `n * 64` readable bytes (the caller's
+                // promise) and `blk * 64 + q * 16 + 16 <= n * 64`.
+                let v = unsafe { _mm_loadu_si128(p[j].add(blk * 64 + q * 16).cast()) };
+                *wq = _mm_shuffle_epi8(v, bswap);
+            }
+        }
+        for r in 0..16 {
+            let q = r % 4;
+            let k = round_k(r);
+            for j in 0..N {
+                if r >= 4 {
+                    // W[4r..4r+4] from the four previous groups.
+                    let t1 = _mm_sha256msg1_epu32(w[j][q], w[j][(q + 1) % 4]);
+                    let t2 = _mm_alignr_epi8::<4>(w[j][(q + 3) % 4], w[j][(q + 2) % 4]);
+                    w[j][q] = _mm_sha256msg2_epu32(_mm_add_epi32(t1, t2), w[j][(q + 3) % 4]);
+                }
+                let t1 = _mm_add_epi32(w[j][q], k);
+                cdgh[j] = _mm_sha256rnds2_epu32(cdgh[j], abef[j], t1);
+                let t2 = _mm_shuffle_epi32::<0x0E>(t1);
+                abef[j] = _mm_sha256rnds2_epu32(abef[j], cdgh[j], t2);
+            }
+        }
+        for j in 0..N {
+            abef[j] = _mm_add_epi32(abef[j], save.0[j]);
+            cdgh[j] = _mm_add_epi32(cdgh[j], save.1[j]);
+        }
+    }
+    for (j, st) in states.into_iter().enumerate() {
+        let feba = _mm_shuffle_epi32::<0x1B>(abef[j]);
+        let dchg = _mm_shuffle_epi32::<0xB1>(cdgh[j]);
+        let dcba = _mm_blend_epi16::<0xF0>(feba, dchg);
+        let hgef = _mm_alignr_epi8::<8>(dchg, feba);
+        // SAFETY: as for the loads.
+        unsafe {
+            let sp: *mut __m128i = st.as_mut_ptr().cast();
+            _mm_storeu_si128(sp, dcba);
+            _mm_storeu_si128(sp.add(1), hgef);
+        }
+    }
+}
+
+/// Round constants K[4r..4r+4] as one vector.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn round_k(r: usize) -> __m128i {
+    // SAFETY: `r < 16`, so the 16 bytes at `K[4 * r]` are inside `K`.
+    unsafe { _mm_loadu_si128(K.as_ptr().add(4 * r).cast()) }
+}

@@ -1,0 +1,467 @@
+//! Multi-buffer hashing: several independent messages of one algorithm
+//! hashed side by side, one per lane of a SIMD register (MD5 x8 on
+//! AVX-512VL or AVX2, x4 on SSE2 or NEON; SHA-256 x8 on AVX2) or in
+//! interleaved instruction streams (SHA-256 x4 or x2 on SHA-NI or ARMv8
+//! SHA2), past the speed limit of one message's dependency chain.
+//!
+//! A [`LaneKernel`] only compresses whole 64-byte blocks, the same number
+//! in every lane. [`Lanes`] is the I/O-free scheduler on top: it keeps up
+//! to L messages in flight, pads each one in its lane when its input ends
+//! (RFC 1321 §3.1-3.2, FIPS 180-4 §5.1), hands back its digest, and lets
+//! the caller start the next message in that lane at once. While only one
+//! lane is busy it runs the single-stream kernel instead (no work wasted
+//! on idle lanes). The I/O layer (`crate::io::lanes`) feeds it from files;
+//! [`LaneKernelInfo::digest_all`] from memory (tests, benchmarks).
+
+#[cfg(target_arch = "x86_64")]
+use super::cpu::Feature;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use super::kernels;
+use super::{AlgoKind, Algorithm};
+
+/// Most lanes any kernel has.
+pub const MAX_LANES: usize = 8;
+
+/// The block function of an L-lane kernel over its own L states.
+pub trait LaneKernel: Send {
+    /// The number of lanes L.
+    fn lanes(&self) -> usize;
+    /// Puts lane `lane` back to the algorithm's initial state.
+    fn reset(&mut self, lane: usize);
+    /// Compresses `blocks[i]` into lane `i`'s state for every lane:
+    /// `blocks.len()` is L, and every slice has the same length, a
+    /// multiple of 64 bytes.
+    ///
+    /// # Panics
+    /// When the slices break that rule.
+    fn compress(&mut self, blocks: &[&[u8]]);
+    /// Compresses `blocks` (a multiple of 64 bytes) into lane `lane`'s
+    /// state with the single-stream kernel.
+    fn compress_one(&mut self, lane: usize, blocks: &[u8]);
+    /// The digest held in lane `lane` (after its padding was compressed).
+    fn digest(&self, lane: usize) -> Vec<u8>;
+}
+
+/// One lane kernel: its name as reports print it, the algorithms it
+/// serves, its lane count, when it can run, and how to start it.
+pub struct LaneKernelInfo {
+    /// Short name, e.g. `avx2-x8`, `sha-ni-x2`.
+    pub name: &'static str,
+    /// Where the code comes from (`mhash`).
+    pub source: &'static str,
+    /// The algorithm family it serves (MD5; SHA-256, which also serves SHA-224).
+    pub kind: AlgoKind,
+    /// The number of messages hashed side by side.
+    pub lanes: usize,
+    /// MD5 writes the message length little-endian, SHA-2 big-endian.
+    len_little_endian: bool,
+    available: fn() -> bool,
+    make: fn(Algorithm) -> Option<Box<dyn LaneKernel>>,
+}
+
+impl std::fmt::Debug for LaneKernelInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} x{} ({})", self.name, self.lanes, self.source)
+    }
+}
+
+impl LaneKernelInfo {
+    /// True when this CPU has what the kernel needs and the environment
+    /// (`MHASH_BACKEND=portable`, `GLIBC_TUNABLES`) has not turned it off.
+    pub fn is_available(&self) -> bool {
+        (self.available)()
+    }
+
+    /// True when the kernel computes `algo`.
+    pub fn serves(&self, algo: Algorithm) -> bool {
+        algo.kind == self.kind || (self.kind == AlgoKind::Sha256 && algo.kind == AlgoKind::Sha224)
+    }
+
+    /// A lane scheduler for `algo` on this kernel, or `None` where the CPU
+    /// lacks the kernel's features or the kernel does not compute `algo`
+    /// (the environment is not consulted: see [`Self::is_available`]).
+    pub fn start(&'static self, algo: Algorithm) -> Option<Lanes> {
+        if !self.serves(algo) {
+            return None;
+        }
+        let kernel = (self.make)(algo)?;
+        Some(Lanes::new(self, kernel))
+    }
+
+    /// Hashes every message of `messages` with `algo`, the kernel's lanes
+    /// refilled with the next message as each one ends; the digests in the
+    /// order of `messages` (`None` where the kernel cannot run here).
+    pub fn digest_all(&'static self, algo: Algorithm, messages: &[&[u8]]) -> Option<Vec<Vec<u8>>> {
+        let mut lanes = self.start(algo)?;
+        let l = lanes.lanes();
+        let mut out = vec![Vec::new(); messages.len()];
+        // Per lane: (message index, bytes of it consumed).
+        let mut busy: [Option<(usize, usize)>; MAX_LANES] = [None; MAX_LANES];
+        let mut next = 0;
+        let mut done = Vec::new();
+        loop {
+            for (lane, slot) in busy.iter_mut().enumerate().take(l) {
+                if slot.is_none() && next < messages.len() {
+                    lanes.start_message(lane);
+                    *slot = Some((next, 0));
+                    next += 1;
+                }
+            }
+            if busy.iter().all(Option::is_none) {
+                return Some(out);
+            }
+            let mut input = [LaneInput::IDLE; MAX_LANES];
+            for lane in 0..l {
+                if let Some((m, pos)) = busy[lane] {
+                    input[lane] = LaneInput {
+                        data: &messages[m][pos..],
+                        end: true,
+                    };
+                }
+            }
+            let mut used = [0usize; MAX_LANES];
+            lanes.step(&input[..l], &mut used, &mut done);
+            for lane in 0..l {
+                if let Some((_, pos)) = &mut busy[lane] {
+                    *pos += used[lane];
+                }
+            }
+            for (lane, digest) in done.drain(..) {
+                let (m, _) = busy[lane].take().expect("a finished lane was busy");
+                out[m] = digest;
+            }
+        }
+    }
+
+    /// Bytes per second of this kernel on this CPU: `lanes` messages of
+    /// `len` bytes each hashed side by side, repeated for about `seconds`
+    /// (for `mhash bench`); `None` where the kernel cannot run here.
+    pub fn throughput(&'static self, len: usize, seconds: f64) -> Option<f64> {
+        let algo = Algorithm::new(self.kind);
+        let bufs: Vec<Vec<u8>> = (0..self.lanes)
+            .map(|i| (0..len).map(|j| (i * 31 + j * 7) as u8).collect())
+            .collect();
+        let msgs: Vec<&[u8]> = bufs.iter().map(Vec::as_slice).collect();
+        let start = std::time::Instant::now();
+        let mut bytes = 0u64;
+        loop {
+            std::hint::black_box(self.digest_all(algo, std::hint::black_box(&msgs))?);
+            bytes += (len * self.lanes) as u64;
+            let t = start.elapsed().as_secs_f64();
+            if t >= seconds {
+                return Some(bytes as f64 / t);
+            }
+        }
+    }
+}
+
+/// What one lane has to offer in a [`Lanes::step`].
+#[derive(Clone, Copy, Debug)]
+pub struct LaneInput<'a> {
+    /// The message bytes available now (ignored for an idle lane).
+    pub data: &'a [u8],
+    /// True when `data` runs to the end of the message; if false, `data`
+    /// must hold at least one 64-byte block.
+    pub end: bool,
+}
+
+impl LaneInput<'_> {
+    /// Nothing: the input of an idle lane.
+    pub const IDLE: LaneInput<'static> = LaneInput {
+        data: &[],
+        end: false,
+    };
+}
+
+/// One lane's message: its length so far and, once its input has ended,
+/// its last (padded) one or two blocks.
+#[derive(Clone, Copy)]
+struct Slot {
+    busy: bool,
+    len: u64,
+    /// The padded tail and how much of it is compressed; `tail_len` 0
+    /// until the input has ended.
+    tail: [u8; 128],
+    tail_len: usize,
+    tail_pos: usize,
+}
+
+const FREE: Slot = Slot {
+    busy: false,
+    len: 0,
+    tail: [0; 128],
+    tail_len: 0,
+    tail_pos: 0,
+};
+
+/// The lane scheduler over one kernel: see the module documentation.
+pub struct Lanes {
+    info: &'static LaneKernelInfo,
+    kernel: Box<dyn LaneKernel>,
+    slots: [Slot; MAX_LANES],
+}
+
+impl Lanes {
+    fn new(info: &'static LaneKernelInfo, kernel: Box<dyn LaneKernel>) -> Lanes {
+        Lanes {
+            info,
+            kernel,
+            slots: [FREE; MAX_LANES],
+        }
+    }
+
+    /// The kernel this runs.
+    pub fn info(&self) -> &'static LaneKernelInfo {
+        self.info
+    }
+
+    /// The number of lanes.
+    pub fn lanes(&self) -> usize {
+        self.info.lanes
+    }
+
+    /// True while lane `lane` holds an unfinished message.
+    pub fn is_busy(&self, lane: usize) -> bool {
+        self.slots[lane].busy
+    }
+
+    /// Starts a new message in the idle lane `lane`.
+    pub fn start_message(&mut self, lane: usize) {
+        self.kernel.reset(lane);
+        self.slots[lane] = Slot { busy: true, ..FREE };
+    }
+
+    /// Drops lane `lane`'s message unfinished (its input failed).
+    pub fn abandon(&mut self, lane: usize) {
+        self.slots[lane].busy = false;
+    }
+
+    /// Compresses as many whole blocks as every busy lane has (at least
+    /// one), in all lanes at once, or in the one busy lane with the
+    /// single-stream kernel. `input` has one entry per lane. `used[i]` is
+    /// set to the bytes of `input[i].data` consumed; each message that
+    /// ended is pushed to `done` as (lane, digest), its lane idle again.
+    ///
+    /// # Panics
+    /// When a busy lane's input has not ended and holds less than a block.
+    pub fn step(&mut self, input: &[LaneInput<'_>], used: &mut [usize], done: &mut Vec<(usize, Vec<u8>)>) {
+        let l = self.lanes();
+        assert_eq!(input.len(), l, "one input per lane");
+        used[..l].fill(0);
+        // Each busy lane's source this step: whole blocks of its data, or
+        // its padded tail once the data left is under a block and ends.
+        let mut from_tail = [false; MAX_LANES];
+        let mut blocks = [0usize; MAX_LANES];
+        for lane in 0..l {
+            let s = &mut self.slots[lane];
+            if !s.busy {
+                continue;
+            }
+            if s.tail_len > 0 {
+                from_tail[lane] = true;
+                blocks[lane] = (s.tail_len - s.tail_pos) / 64;
+                continue;
+            }
+            let d = input[lane];
+            if d.data.len() >= 64 {
+                blocks[lane] = d.data.len() / 64;
+                continue;
+            }
+            assert!(d.end, "lane {lane}: less than a block and no end");
+            pad(s, d.data, self.info.len_little_endian);
+            used[lane] = d.data.len();
+            from_tail[lane] = true;
+            blocks[lane] = s.tail_len / 64;
+        }
+        let mut busy = [0usize; MAX_LANES];
+        let mut nbusy = 0;
+        for lane in 0..l {
+            if self.slots[lane].busy {
+                busy[nbusy] = lane;
+                nbusy += 1;
+            }
+        }
+        let busy = &busy[..nbusy];
+        let Some(&first) = busy.first() else {
+            return;
+        };
+        let n;
+        if busy.len() == 1 {
+            n = blocks[first];
+            let data = source(&self.slots[first], &input[first], from_tail[first], n);
+            self.kernel.compress_one(first, data);
+        } else {
+            n = busy.iter().map(|&i| blocks[i]).min().expect("busy lanes");
+            let mut ptrs: [&[u8]; MAX_LANES] = [&[]; MAX_LANES];
+            for (lane, p) in ptrs.iter_mut().enumerate().take(l) {
+                // An idle lane hashes a busy lane's blocks (wasted work,
+                // discarded when the lane is reset).
+                let from = if self.slots[lane].busy { lane } else { first };
+                *p = source(&self.slots[from], &input[from], from_tail[from], n);
+            }
+            self.kernel.compress(&ptrs[..l]);
+        }
+        for &lane in busy {
+            let s = &mut self.slots[lane];
+            if from_tail[lane] {
+                s.tail_pos += n * 64;
+                if s.tail_pos == s.tail_len {
+                    s.busy = false;
+                    done.push((lane, self.kernel.digest(lane)));
+                }
+            } else {
+                used[lane] = n * 64;
+                s.len += (n * 64) as u64;
+            }
+        }
+    }
+}
+
+/// The first `n` blocks of a lane's source: its padded tail or its data.
+fn source<'a>(slot: &'a Slot, input: &LaneInput<'a>, from_tail: bool, n: usize) -> &'a [u8] {
+    if from_tail {
+        &slot.tail[slot.tail_pos..slot.tail_pos + n * 64]
+    } else {
+        &input.data[..n * 64]
+    }
+}
+
+/// Builds lane `s`'s padded tail from the last `rest` bytes (under a block)
+/// of its message: 0x80, zeros, the length in bits in 8 bytes.
+fn pad(s: &mut Slot, rest: &[u8], little_endian: bool) {
+    let len = s.len + rest.len() as u64;
+    s.len = len;
+    s.tail = [0; 128];
+    s.tail[..rest.len()].copy_from_slice(rest);
+    s.tail[rest.len()] = 0x80;
+    let total = if rest.len() + 1 + 8 <= 64 { 64 } else { 128 };
+    let bits = len.wrapping_mul(8);
+    s.tail[total - 8..total].copy_from_slice(&if little_endian {
+        bits.to_le_bytes()
+    } else {
+        bits.to_be_bytes()
+    });
+    s.tail_len = total;
+    s.tail_pos = 0;
+}
+
+#[cfg(target_arch = "x86_64")]
+static KERNELS: [LaneKernelInfo; 6] = [
+    LaneKernelInfo {
+        name: "avx512vl-x8",
+        source: "mhash",
+        kind: AlgoKind::Md5,
+        lanes: 8,
+        len_little_endian: true,
+        available: || Feature::Avx512Vl.enabled(),
+        make: |_| kernels::md5_x8::Md5x8::new(true).map(|k| Box::new(k) as Box<dyn LaneKernel>),
+    },
+    LaneKernelInfo {
+        name: "avx2-x8",
+        source: "mhash",
+        kind: AlgoKind::Md5,
+        lanes: 8,
+        len_little_endian: true,
+        available: || Feature::Avx2.enabled(),
+        make: |_| kernels::md5_x8::Md5x8::new(false).map(|k| Box::new(k) as Box<dyn LaneKernel>),
+    },
+    LaneKernelInfo {
+        name: "sse2-x4",
+        source: "mhash",
+        kind: AlgoKind::Md5,
+        lanes: 4,
+        len_little_endian: true,
+        // SSE2 is part of x86-64: off only with MHASH_BACKEND=portable.
+        available: || !super::cpu::force_portable(),
+        make: |_| Some(Box::new(kernels::md5_x4_sse2::Md5x4::new()) as Box<dyn LaneKernel>),
+    },
+    LaneKernelInfo {
+        name: "sha-ni-x4",
+        source: "mhash",
+        kind: AlgoKind::Sha256,
+        lanes: 4,
+        len_little_endian: false,
+        available: || Feature::ShaNi.enabled(),
+        make: |a| {
+            kernels::sha256_xn_shani::Sha256xN::<4>::new(a.kind == AlgoKind::Sha224)
+                .map(|k| Box::new(k) as Box<dyn LaneKernel>)
+        },
+    },
+    LaneKernelInfo {
+        name: "sha-ni-x2",
+        source: "mhash",
+        kind: AlgoKind::Sha256,
+        lanes: 2,
+        len_little_endian: false,
+        available: || Feature::ShaNi.enabled(),
+        make: |a| {
+            kernels::sha256_xn_shani::Sha256xN::<2>::new(a.kind == AlgoKind::Sha224)
+                .map(|k| Box::new(k) as Box<dyn LaneKernel>)
+        },
+    },
+    LaneKernelInfo {
+        name: "avx2-x8",
+        source: "mhash",
+        kind: AlgoKind::Sha256,
+        lanes: 8,
+        len_little_endian: false,
+        available: || Feature::Avx2.enabled(),
+        make: |a| {
+            kernels::sha256_x8_avx2::Sha256x8::new(a.kind == AlgoKind::Sha224)
+                .map(|k| Box::new(k) as Box<dyn LaneKernel>)
+        },
+    },
+];
+
+#[cfg(target_arch = "aarch64")]
+static KERNELS: [LaneKernelInfo; 3] = [
+    LaneKernelInfo {
+        name: "neon-x4",
+        source: "mhash",
+        kind: AlgoKind::Md5,
+        lanes: 4,
+        len_little_endian: true,
+        // NEON is part of ARMv8-A: off only with MHASH_BACKEND=portable.
+        available: || !super::cpu::force_portable(),
+        make: |_| Some(Box::new(kernels::md5_x4_neon::Md5x4Neon::new()) as Box<dyn LaneKernel>),
+    },
+    LaneKernelInfo {
+        name: "armv8-sha2-x4",
+        source: "mhash",
+        kind: AlgoKind::Sha256,
+        lanes: 4,
+        len_little_endian: false,
+        available: || super::cpu::Feature::ArmSha2.enabled(),
+        make: |a| {
+            kernels::sha256_xn_armv8::Sha256xNArm::<4>::new(a.kind == AlgoKind::Sha224)
+                .map(|k| Box::new(k) as Box<dyn LaneKernel>)
+        },
+    },
+    LaneKernelInfo {
+        name: "armv8-sha2-x2",
+        source: "mhash",
+        kind: AlgoKind::Sha256,
+        lanes: 2,
+        len_little_endian: false,
+        available: || super::cpu::Feature::ArmSha2.enabled(),
+        make: |a| {
+            kernels::sha256_xn_armv8::Sha256xNArm::<2>::new(a.kind == AlgoKind::Sha224)
+                .map(|k| Box::new(k) as Box<dyn LaneKernel>)
+        },
+    },
+];
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+static KERNELS: [LaneKernelInfo; 0] = [];
+
+/// Every lane kernel mhash has for this architecture, whether or not this
+/// CPU can run it (see [`LaneKernelInfo::is_available`]).
+pub fn lane_kernels() -> &'static [LaneKernelInfo] {
+    &KERNELS
+}
+
+/// The lane kernel that hashes `algo` here: the first available one that
+/// serves it; `None` when there is none (or `MHASH_BACKEND=portable`).
+pub fn lane_kernel(algo: Algorithm) -> Option<&'static LaneKernelInfo> {
+    KERNELS.iter().find(|k| k.serves(algo) && k.is_available())
+}

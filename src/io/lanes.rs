@@ -1,0 +1,385 @@
+//! Many inputs at once: the files of a batch that use one algorithm with a
+//! lane kernel ([`crate::algo::lanes`]) are hashed side by side, one per
+//! lane, each lane reading its file through its own buffer and taking the
+//! next file the moment its message ends. The other inputs (and a batch
+//! with one input of the algorithm) take the single-stream path,
+//! [`super::digest_input_with`]. Results come back in input order; what
+//! the caller sees (digests, sizes, errors) is what the single-stream path
+//! gives, except [`Digested::lane_kernel`].
+//!
+//! Memory: one read buffer per lane (the caller's for lane 0, the others
+//! kept per thread), [`super::read_size`] bytes each, whatever the file
+//! sizes.
+
+use super::{Digested, InputOpts, IoMode, ReadBuf, mapped};
+use crate::algo::Algorithm;
+use crate::algo::lanes::{LaneInput, Lanes, MAX_LANES, lane_kernel};
+use crate::sched::Deliver;
+use std::cell::RefCell;
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+thread_local! {
+    /// Lanes 1.. of this thread's lane buffers (lane 0 reads into the
+    /// caller's buffer), allocated on first use.
+    static SPARE: RefCell<Vec<ReadBuf>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The lane count of the kernel that [`digest_batch`] would use for
+/// `algo` read as `opts` says, or `None` when inputs of `algo` are hashed
+/// one at a time: no lane kernel here (or `MHASH_BACKEND=portable`), files
+/// mapped (`--io mmap`), the CRC's read-error rule, or a standard
+/// descriptor closed (files must then be opened one at a time, as GNU
+/// does, for descriptor numbers to match).
+pub fn lane_count(algo: Algorithm, opts: &InputOpts) -> Option<usize> {
+    let k = lane_kernel(algo)?;
+    let ok = opts.mode != IoMode::Mmap
+        && !mapped::may_map(opts.mode, algo)
+        && !opts.read_errors_end_input
+        && super::standard_fds_open();
+    ok.then_some(k.lanes)
+}
+
+/// The most lanes [`digest_batch`] can use for any algorithm read as
+/// `opts` says (for a batch of mixed algorithms: check mode), or `None`.
+pub fn max_lane_count(opts: &InputOpts) -> Option<usize> {
+    crate::algo::lanes::lane_kernels()
+        .iter()
+        .filter_map(|k| lane_count(Algorithm::new(k.kind), opts))
+        .max()
+}
+
+/// Hashes every input of `inputs` (path and algorithm; never `-`, which
+/// the caller reads in order itself) and delivers each result to `out`
+/// with the input's index, as soon as it is ready (not in input order).
+/// `started(i)` is called as input `i` is opened (for a progress display).
+///
+/// An input that is not a regular file (a FIFO or device, whose reads may
+/// wait on another process; a directory) is hashed alone, after every
+/// input before it in its lanes has been delivered and `out` flushed: a
+/// reader waiting for an earlier line before it feeds a FIFO is not kept
+/// waiting, as with GNU.
+pub fn digest_batch(
+    inputs: &[(&OsStr, Algorithm)],
+    buf: &mut ReadBuf,
+    opts: &InputOpts,
+    started: &mut dyn FnMut(usize),
+    out: &mut dyn Deliver<io::Result<Digested>>,
+) {
+    let n = inputs.len();
+    let mut lanes_of: Vec<(Algorithm, bool)> = Vec::new();
+    let lane_ok: Vec<bool> = inputs
+        .iter()
+        .map(|&(_, algo)| match lanes_of.iter().find(|(a, _)| *a == algo) {
+            Some(&(_, ok)) => ok,
+            None => {
+                let ok = lane_count(algo, opts).is_some();
+                lanes_of.push((algo, ok));
+                ok
+            }
+        })
+        .collect();
+    let mut left: Vec<usize> = Vec::new();
+    if n >= 2 && lane_ok.iter().filter(|&&ok| ok).count() >= 2 {
+        left.extend((0..n).filter(|&i| !lane_ok[i]));
+        let mut seen: Vec<Algorithm> = Vec::new();
+        for i in (0..n).filter(|&i| lane_ok[i]) {
+            let algo = inputs[i].1;
+            if seen.contains(&algo) {
+                continue;
+            }
+            seen.push(algo);
+            let group: Vec<usize> = (i..n).filter(|&k| lane_ok[k] && inputs[k].1 == algo).collect();
+            let ran = group.len() >= 2
+                && lane_kernel(algo)
+                    .and_then(|k| k.start(algo))
+                    .is_some_and(|lanes| run_lanes(lanes, &group, inputs, buf, started, out));
+            if !ran {
+                left.extend(group);
+            }
+        }
+        left.sort_unstable();
+    } else {
+        left.extend(0..n);
+    }
+    for i in left {
+        // The input may be a FIFO: what is done is written first.
+        out.flush();
+        started(i);
+        out.deliver(i, super::digest_input_with(inputs[i].0, inputs[i].1, buf, opts));
+    }
+}
+
+/// One lane's input: the open file and its bytes in the lane's buffer.
+struct Feed {
+    /// The input's index in the batch.
+    at: usize,
+    file: File,
+    /// Unhashed bytes are `buf[pos..end]`.
+    pos: usize,
+    end: usize,
+    eof: bool,
+    /// Bytes read so far.
+    total: u64,
+    /// Its size when it was measured, if it is a regular file.
+    size: Option<u64>,
+    first_read: bool,
+}
+
+/// Hashes the inputs `group` (indices into `inputs`, one algorithm) in
+/// `lanes`, delivering each result. Returns false, having done nothing
+/// (the inputs then go the single-stream way), if the lane buffers cannot
+/// be had.
+///
+/// Each input is opened without waiting (`O_NONBLOCK`: opening a FIFO
+/// must not wait for its writer while other lanes have work) and
+/// measured with `fstat`; a regular file takes a lane, anything else
+/// waits until the lanes are empty and their results delivered and
+/// flushed, and is then read alone ([`digest_alone`]).
+fn run_lanes(
+    mut lanes: Lanes,
+    group: &[usize],
+    inputs: &[(&OsStr, Algorithm)],
+    buf: &mut ReadBuf,
+    started: &mut dyn FnMut(usize),
+    out: &mut dyn Deliver<io::Result<Digested>>,
+) -> bool {
+    let l = lanes.lanes();
+    let kernel_name = lanes.info().name;
+    SPARE.with(|spare| {
+        let mut spare = spare.borrow_mut();
+        while spare.len() < l - 1 {
+            // Where memory is short, the inputs are hashed one at a time.
+            match ReadBuf::try_new() {
+                Some(b) => spare.push(b),
+                None => return false,
+            }
+        }
+        let mut bufs: Vec<&mut [u8]> = Vec::with_capacity(l);
+        bufs.push(buf.bytes());
+        bufs.extend(spare.iter_mut().take(l - 1).map(ReadBuf::bytes));
+        let mut feeds: [Option<Feed>; MAX_LANES] = Default::default();
+        let mut next = 0;
+        let mut done = Vec::with_capacity(l);
+        // A non-regular input, opened, waiting for the lanes to empty.
+        let mut alone: Option<(usize, File)> = None;
+        loop {
+            // Every lane busy (while inputs remain) with a block to hash,
+            // or with its input ended.
+            for lane in 0..l {
+                loop {
+                    if feeds[lane].is_none() {
+                        if alone.is_some() {
+                            break;
+                        }
+                        let Some(&at) = group.get(next) else {
+                            break;
+                        };
+                        next += 1;
+                        started(at);
+                        let file = match open_no_wait(Path::new(inputs[at].0)) {
+                            Ok(file) => file,
+                            Err(e) => {
+                                out.deliver(at, Err(e));
+                                continue;
+                            }
+                        };
+                        match file.metadata() {
+                            Ok(m) if m.is_file() => {
+                                feeds[lane] = Some(Feed {
+                                    at,
+                                    file,
+                                    pos: 0,
+                                    end: 0,
+                                    eof: false,
+                                    total: 0,
+                                    size: Some(m.len()),
+                                    first_read: true,
+                                });
+                                lanes.start_message(lane);
+                            }
+                            _ => {
+                                alone = Some((at, file));
+                                break;
+                            }
+                        }
+                    }
+                    let f = feeds[lane].as_mut().expect("filled above");
+                    match fill(f, bufs[lane]) {
+                        Ok(()) => break,
+                        Err(e) => {
+                            out.deliver(f.at, Err(e));
+                            lanes.abandon(lane);
+                            feeds[lane] = None;
+                        }
+                    }
+                }
+            }
+            if feeds.iter().all(Option::is_none) {
+                match alone.take() {
+                    Some((at, file)) => {
+                        out.flush();
+                        out.deliver(at, digest_alone(file, inputs[at].1, bufs[0]));
+                        continue;
+                    }
+                    None => return true,
+                }
+            }
+            let mut input = [LaneInput::IDLE; MAX_LANES];
+            for (lane, f) in feeds.iter().enumerate().take(l) {
+                if let Some(f) = f {
+                    input[lane] = LaneInput {
+                        data: &bufs[lane][f.pos..f.end],
+                        end: f.eof,
+                    };
+                }
+            }
+            let mut used = [0usize; MAX_LANES];
+            lanes.step(&input[..l], &mut used, &mut done);
+            for (lane, f) in feeds.iter_mut().enumerate().take(l) {
+                if let Some(f) = f {
+                    f.pos += used[lane];
+                }
+            }
+            for (lane, digest) in done.drain(..) {
+                let f = feeds[lane].take().expect("a finished lane had an input");
+                out.deliver(
+                    f.at,
+                    Ok(Digested {
+                        digest,
+                        size: f.total,
+                        method: "read",
+                        lane_kernel: Some(kernel_name),
+                    }),
+                );
+            }
+        }
+    })
+}
+
+/// Reads until `f` has at least one 64-byte block unhashed in `buf`, or its
+/// input has ended (retrying on EINTR).
+///
+/// # Errors
+/// The first read error other than `Interrupted` (`EISDIR`, `EIO`, ...).
+fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
+    if f.eof || f.end - f.pos >= 64 {
+        return Ok(());
+    }
+    // Under a block left: move it to the front and read after it.
+    buf.copy_within(f.pos..f.end, 0);
+    f.end -= f.pos;
+    f.pos = 0;
+    while f.end < 64 && !f.eof {
+        match f.file.read(&mut buf[f.end..]) {
+            Ok(0) => f.eof = true,
+            Ok(n) => {
+                let asked = buf.len() - f.end;
+                // A first read that fills the buffer: a large file, worth
+                // the read-ahead hint (as the single-stream path gives it).
+                if f.first_read && n == asked {
+                    super::advise_sequential(&f.file);
+                }
+                f.first_read = false;
+                f.end += n;
+                f.total += n as u64;
+                crate::progress::note_bytes(n as u64);
+                // A regular file read to the size it had a moment ago, and
+                // the read came back short: that is its end (one read
+                // less per small file). A file that grew since is read on.
+                if n < asked && f.size == Some(f.total) {
+                    f.eof = true;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            // Opened without waiting: a file system that honours that for
+            // regular files says so here; read on, waiting.
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => set_blocking(&f.file)?,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Opens `path` for reading without waiting: a FIFO opens at once even
+/// with no writer (a plain open would wait for one).
+fn open_no_wait(path: &Path) -> io::Result<File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK);
+    }
+    o.open(path)
+}
+
+/// Clears `O_NONBLOCK` on `f`: reads wait for data again.
+fn set_blocking(f: &File) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let fd = super::raw_fd(f);
+        // SAFETY: fcntl on a descriptor `f` owns; no memory is passed.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        // SAFETY: as above.
+        if flags == -1 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } == -1 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = f;
+    Ok(())
+}
+
+/// Hashes a non-regular input (FIFO, device, directory) opened by
+/// [`open_no_wait`], alone, as the single-stream path reads it: a FIFO is
+/// first waited on until a writer has written or come and gone (what a
+/// plain open and first read would wait for), then read to its end.
+///
+/// # Errors
+/// As [`super::feed`]: the first read error (`EISDIR` for a directory).
+fn digest_alone(mut file: File, algo: Algorithm, buf: &mut [u8]) -> io::Result<Digested> {
+    set_blocking(&file)?;
+    #[cfg(unix)]
+    if file.metadata().is_ok_and(|m| {
+        use std::os::unix::fs::FileTypeExt;
+        m.file_type().is_fifo()
+    }) {
+        let mut p = libc::pollfd {
+            fd: super::raw_fd(&file),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd; no timeout. A FIFO with no writer yet
+        // reports nothing until one writes or closes (Linux: POLLHUP only
+        // once a writer has been and gone).
+        while unsafe { libc::poll(&mut p, 1, -1) } == -1 {
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+    let mut hasher = algo.hasher();
+    let mut total = 0u64;
+    loop {
+        match file.read(buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                hasher.update(&buf[..n]);
+                total += n as u64;
+                crate::progress::note_bytes(n as u64);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(Digested {
+        digest: hasher.finalize(),
+        size: total,
+        method: "read",
+        lane_kernel: None,
+    })
+}
