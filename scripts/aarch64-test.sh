@@ -157,12 +157,14 @@ if ! grep -qE 'crc: using [a-z0-9-]*pmull[a-z0-9-]* hardware support' <<<"$debug
 fi
 [ "$fail" = 0 ] || exit 1
 
+# Both runs happen whatever the first gives; the script fails at the end.
+failed=
 echo "== aarch64: tests on the emulated CPU with the crypto extensions (QEMU_CPU=max)"
-cargo test --locked --target "$TARGET" --no-fail-fast
+cargo test --locked --target "$TARGET" --no-fail-fast || failed+=" crypto-extensions"
 
 echo "== aarch64: tests with the portable backends forced (MHASH_BACKEND=portable)"
 MHASH_BACKEND=portable "$bin" --backends
-MHASH_BACKEND=portable cargo test --locked --target "$TARGET" --no-fail-fast
+MHASH_BACKEND=portable cargo test --locked --target "$TARGET" --no-fail-fast || failed+=" portable"
 
 if [ -f ../shared/conformance/run.sh ]; then
   echo "== aarch64: GNU conformance cases (../shared/conformance) on the emulated binary"
@@ -173,7 +175,11 @@ if [ -f ../shared/conformance/run.sh ]; then
   status=0
   bash ../shared/conformance/run.sh "$bindir" || status=$?
   rm -rf "$bindir"
-  [ "$status" = 0 ] || exit "$status"
+  [ "$status" = 0 ] || failed+=" conformance"
 fi
 
+if [ -n "$failed" ]; then
+  echo "aarch64: FAILED:$failed" >&2
+  exit 1
+fi
 echo "== aarch64: done"
