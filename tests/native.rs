@@ -293,6 +293,9 @@ fn a_restricts_tagged_lines_to_that_algorithm() {
         .stdout(format!("{SHA256_ABC}  abc\n"));
 }
 
+// GLIBC_TUNABLES names x86 features only (glibc's hwcaps mask); on aarch64
+// GNU and mhash print the vmull probe instead.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 #[test]
 fn glibc_tunables_turn_crc_acceleration_off_and_debug_says_so() {
     let d = abc_dir();
@@ -314,4 +317,61 @@ fn glibc_tunables_turn_crc_acceleration_off_and_debug_says_so() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1219131554 3 abc\n");
+}
+
+/// On aarch64 (native, or under qemu with `-cpu max` as
+/// `scripts/aarch64-test.sh` runs it) the ARMv8 paths are the ones chosen
+/// wherever the CPU has them: SHA-1/SHA-256 on the SHA2 instructions,
+/// SHA-384/512 on the SHA512 ones, the CRCs on PMULL and CRC32, and
+/// `cksum --debug` prints GNU's vmull line. With `MHASH_BACKEND=portable`
+/// (the second emulated run) everything is portable and GNU's "not
+/// detected" line is printed instead.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn aarch64_backends_follow_the_cpu_features() {
+    let d = abc_dir();
+    let p = d.path();
+    let out = mhash(p).arg("--backends").output().unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    let features = report
+        .lines()
+        .find_map(|l| l.strip_prefix("CPU features:"))
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>();
+    let portable = std::env::var_os("MHASH_BACKEND").is_some_and(|v| v == "portable");
+    let chosen = |algo: &str| {
+        report
+            .lines()
+            .find_map(|l| {
+                let mut w = l.split_whitespace();
+                (w.next() == Some(algo)).then(|| w.next().unwrap_or("").to_string())
+            })
+            .unwrap_or_else(|| panic!("no {algo} row in:\n{report}"))
+    };
+    let expect = |feature: &str, algos: &[&str], fast: &str| {
+        for a in algos {
+            let want = if features.contains(&feature) && !portable {
+                fast
+            } else {
+                "portable"
+            };
+            assert!(chosen(a).contains(want), "{a}: want {want}\n{report}");
+        }
+    };
+    expect("armv8-sha2", &["sha1", "sha224", "sha256"], "armv8-sha2");
+    expect("armv8-sha3", &["sha384", "sha512"], "armv8-sha512");
+    expect("pmull", &["crc"], "pmull");
+    expect("armv8-crc32", &["crc32b"], "armv8-crc32");
+
+    let out = tool(p, "cksum").args(["--debug", "abc"]).output().unwrap();
+    // POSIX cksum of "abc": 1219131554 (../shared/vectors/crc).
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1219131554 3 abc\n");
+    let want = if features.contains(&"pmull") && !portable {
+        "/cksum: using vmull hardware support\n"
+    } else {
+        "/cksum: vmull support not detected\n"
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.ends_with(want) && err.lines().count() == 1, "{err}");
 }

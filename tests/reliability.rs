@@ -1239,6 +1239,27 @@ fn feed_for(e: &Env, dir: &Path, tool: &str, args: &[&str], line: &[u8], secs: f
     (fed, rss, o)
 }
 
+/// The name of the user-mode emulator the tests run under
+/// (`MHASH_TEST_EMULATOR`, set by `scripts/aarch64-test.sh`): there a
+/// process's address space and resident memory are the emulator's (its
+/// 128 MiB code buffer, its own heap) as much as mhash's, so memory
+/// bounds are not checked.
+fn emulator() -> Option<String> {
+    std::env::var("MHASH_TEST_EMULATOR")
+        .ok()
+        .filter(|v| !v.is_empty())
+}
+
+/// True when a peak RSS of `kib` is within `bound_kib`, or the figure
+/// includes an emulator's memory (then it is only printed).
+fn rss_within(kib: i64, bound_kib: i64) -> bool {
+    if let Some(emu) = emulator() {
+        eprintln!("NOTE peak RSS {kib} KiB includes {emu}'s own memory: bound {bound_kib} KiB not checked");
+        return true;
+    }
+    kib < bound_kib
+}
+
 /// `yes | sha256sum -c` for a bounded time: resident memory stays flat.
 #[test]
 fn endless_check_input_keeps_memory_bounded() {
@@ -1254,7 +1275,7 @@ fn endless_check_input_keeps_memory_bounded() {
         "sha256sum: 'standard input': no properly formatted checksum lines found\n"
     );
     assert_eq!(o.status.code(), Some(1));
-    assert!(rss < 16 * 1024, "peak RSS {rss} KiB on endless input");
+    assert!(rss_within(rss, 16 * 1024), "peak RSS {rss} KiB on endless input");
     // Well-formed lines naming an empty file, endlessly: same bound.
     let line = format!("{}  e\n", hex(AlgoKind::Sha256, b""));
     let (fed, rss, o) = feed_for(&e, &e.mh, "sha256sum", &["-c", "--quiet"], line.as_bytes(), 2.0);
@@ -1263,7 +1284,7 @@ fn endless_check_input_keeps_memory_bounded() {
         fed / line.len() as u64
     );
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert!(rss < 16 * 1024, "peak RSS {rss} KiB");
+    assert!(rss_within(rss, 16 * 1024), "peak RSS {rss} KiB");
 }
 
 /// A check file of 10 million lines (80 MB), streamed from a writer
@@ -1316,7 +1337,7 @@ fn ten_million_line_check_file() {
         "sha256sum: WARNING: 9990000 lines are improperly formatted\n"
     );
     assert_eq!(status.code(), Some(0));
-    assert!(rss < 16 * 1024, "peak RSS {rss} KiB");
+    assert!(rss_within(rss, 16 * 1024), "peak RSS {rss} KiB");
 }
 
 /// GNU's tests/cksum/cksum-c.sh style check: `cksum --check` must run
@@ -1324,6 +1345,10 @@ fn ten_million_line_check_file() {
 /// no thread stacks or big buffers reserved up front.
 #[test]
 fn check_mode_runs_under_startup_vm_plus_12_mb() {
+    if let Some(emu) = emulator() {
+        eprintln!("*** SKIP check_mode_runs_under_startup_vm_plus_12_mb: ulimit -v would limit {emu} too");
+        return;
+    }
     let e = env();
     let fits = |kib: u64, cmd: &str| -> Output { e.sh(&e.mh, &format!("ulimit -v {kib} && {cmd}")) };
     // The smallest limit under which `cksum --version` runs (as GNU's
