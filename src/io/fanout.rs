@@ -103,14 +103,9 @@ pub fn feed(
             for h in handles {
                 let _ = h.join();
             }
-            let mut hashers = hashers;
-            let mut buf = vec![0u8; slot_len];
-            for h in &mut hashers {
-                for p in first.chunks(slot_len.max(1)) {
-                    h.update(p);
-                }
-            }
             let mut multi = Borrowed(hashers);
+            multi.update(first);
+            let mut buf = vec![0u8; slot_len];
             result = super::feed_then(reader, &mut multi, &mut buf, total, &mut || {}).map(|_| ());
             return;
         }
@@ -126,7 +121,7 @@ pub fn feed(
             }
         };
         let mut next = 0usize;
-        let mut pieces = first.chunks(slot_len).peekable();
+        let mut pieces = first.chunks(slot_len);
         loop {
             // Wait until every thread is done with the next slot.
             while pending[next] > 0 {
