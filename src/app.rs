@@ -5,11 +5,12 @@ use crate::algo::AlgoKind;
 use crate::algo::cpu::Feature;
 use crate::check;
 use crate::cli::{Config, GnuCompat, Mode};
-use crate::error::strerror;
 use crate::io::{self, ReadBuf};
-use crate::output::{self, Format, quote};
+use crate::os::strerror;
+use crate::output::{self, Format};
 use crate::progress::Progress;
 use crate::sched::{self, Item};
+use crate::text::quote;
 use crate::walk::Inputs;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -35,9 +36,9 @@ impl Run {
     /// `program_name`: `argv[0]` as invoked), worded as GNU `compat` does.
     pub fn new(prog: &str, compat: GnuCompat) -> Run {
         let line_buffered = std::io::stdout().is_terminal();
-        let stdout = io::stdout_writer();
+        let stdout = crate::os::stdout_writer();
         Run {
-            prog: crate::cli::message_bytes(prog),
+            prog: crate::text::message_bytes(prog),
             compat,
             out: std::io::BufWriter::with_capacity(64 * 1024, stdout),
             line_buffered,
@@ -199,7 +200,7 @@ fn debug_line(algo: crate::algo::Algorithm, name: &[u8], method: &str, lanes: Op
         format!("{} hardware support", b.name())
     };
     let mut msg = quote::quotef(name);
-    msg.extend_from_slice(format!(": {}: using {how} ({}), {method}", algo.kind.name(), b.source).as_bytes());
+    msg.extend_from_slice(format!(": {}: using {how} ({}), {method}", algo.name(), b.source).as_bytes());
     msg
 }
 
@@ -289,7 +290,7 @@ fn hash_files(run: &mut Run, cfg: &Config) -> bool {
         io::lanes::digest_batch(&inputs, buf, &opts, &mut |i| started(&names[i]), &mut sink);
     };
     let emit = |(name, r): Res, more: bool| {
-        let name_bytes = io::os_bytes(&name);
+        let name_bytes = crate::os::os_bytes(&name);
         match r {
             Ok(d) => {
                 // One line per algorithm of the list, digests concatenated
@@ -395,24 +396,11 @@ pub fn backend_report() -> String {
         "\n{:<10} {:<20} {:<16} other backends",
         "algorithm", "backend", "source"
     );
-    for kind in [
-        AlgoKind::Md5,
-        AlgoKind::Sha1,
-        AlgoKind::Sha224,
-        AlgoKind::Sha256,
-        AlgoKind::Sha384,
-        AlgoKind::Sha512,
-        AlgoKind::Sha3_224,
-        AlgoKind::Sha3_256,
-        AlgoKind::Sha3_384,
-        AlgoKind::Sha3_512,
-        AlgoKind::Blake2b,
-        AlgoKind::Sm3,
-        AlgoKind::Crc,
-        AlgoKind::Crc32b,
-        AlgoKind::Sysv,
-        AlgoKind::Bsd,
-    ] {
+    let mut kinds = AlgoKind::ALL;
+    // Cryptographic first, then xxHash, then the legacy checksums; within
+    // each, the order of the enum's declaration.
+    kinds.sort_by_key(|k| (k.info().class as u8, *k as u8));
+    for kind in kinds {
         let a = Algorithm::new(kind);
         let chosen = a.backend();
         let others: Vec<String> = a
@@ -474,7 +462,7 @@ pub fn run(cfg: &Config) -> i32 {
                 match f {
                     Ok(f) => ok &= check::check_file(&mut run, cfg, &f),
                     Err((name, e)) => {
-                        run.error_io(&io::os_bytes(&name), &e);
+                        run.error_io(&crate::os::os_bytes(&name), &e);
                         ok = false;
                     }
                 }
@@ -485,7 +473,7 @@ pub fn run(cfg: &Config) -> i32 {
         t.finish();
         run.progress = None;
     }
-    if let Err(e) = io::check_stdin_closed() {
+    if let Err(e) = crate::os::check_stdin_closed() {
         run.error_msg(format!("standard input: {}", strerror(&e)).as_bytes());
         ok = false;
     }

@@ -1,8 +1,6 @@
-//! Errors and their GNU wording: typed errors for the CLI layer, and
-//! `strerror`-style text for I/O errors ("No such file or directory", as
-//! GNU's `error (0, errno, ...)` prints it, without Rust's "(os error 2)").
-
-use std::io;
+//! The error that ends a run before any file is processed (a usage error
+//! or a fatal one, in GNU's wording). It imports no other module; the
+//! wording of I/O errors (`strerror`) is in [`crate::os`].
 
 /// An error that ends the run before any file is processed.
 #[derive(Debug, thiserror::Error)]
@@ -21,12 +19,6 @@ pub enum Error {
     },
 }
 
-impl From<crate::cli::getopt::GetoptError> for Error {
-    fn from(e: crate::cli::getopt::GetoptError) -> Error {
-        Error::usage(e.0)
-    }
-}
-
 impl Error {
     /// A usage error followed by the "Try --help" line.
     pub fn usage(msg: impl Into<String>) -> Error {
@@ -43,36 +35,5 @@ impl Error {
             detail: None,
             try_help: false,
         }
-    }
-}
-
-/// The C library's message for an I/O error (GNU's `strerror (errno)`),
-/// e.g. "No such file or directory"; for errors without an errno, Rust's
-/// own text.
-pub fn strerror(e: &io::Error) -> String {
-    if let Some(code) = e.raw_os_error() {
-        let text = io::Error::from_raw_os_error(code).to_string();
-        // Rust formats "MSG (os error N)"; GNU prints MSG alone.
-        if let Some(pos) = text.rfind(" (os error ") {
-            return text[..pos].to_string();
-        }
-        return text;
-    }
-    match e.kind() {
-        io::ErrorKind::UnexpectedEof => "Unexpected end of file".to_string(),
-        _ => e.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn strerror_matches_libc_wording() {
-        let e = io::Error::from_raw_os_error(libc::ENOENT);
-        assert_eq!(strerror(&e), "No such file or directory");
-        let e = io::Error::from_raw_os_error(libc::EISDIR);
-        assert_eq!(strerror(&e), "Is a directory");
     }
 }

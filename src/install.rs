@@ -73,11 +73,11 @@ pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
         Ok(m) if m.is_dir() => {}
         Ok(_) => {
             let e = std::io::Error::other("Not a directory");
-            run.error_io(&crate::io::os_bytes(dir.as_os_str()), &e);
+            run.error_io(&crate::os::os_bytes(dir.as_os_str()), &e);
             return false;
         }
         Err(e) => {
-            run.error_io(&crate::io::os_bytes(dir.as_os_str()), &e);
+            run.error_io(&crate::os::os_bytes(dir.as_os_str()), &e);
             return false;
         }
     }
@@ -89,7 +89,7 @@ pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
     let mut todo = Vec::new();
     let mut ok = true;
     for link in &links {
-        let shown = crate::io::os_bytes(link.as_os_str()).into_owned();
+        let shown = crate::os::os_bytes(link.as_os_str()).into_owned();
         match std::fs::symlink_metadata(link) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => todo.push((link, false)),
             Err(e) => {
@@ -104,7 +104,7 @@ pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
             }
             Ok(_) if force => todo.push((link, true)),
             Ok(_) => {
-                let mut msg = crate::output::quote::quotef(&shown);
+                let mut msg = crate::text::quote::quotef(&shown);
                 msg.extend_from_slice(b": File exists (--force replaces it)");
                 run.error_msg(&msg);
                 ok = false;
@@ -115,7 +115,7 @@ pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
         return false;
     }
     for (link, replace) in todo {
-        let shown = crate::io::os_bytes(link.as_os_str()).into_owned();
+        let shown = crate::os::os_bytes(link.as_os_str()).into_owned();
         let r = if replace {
             std::fs::remove_file(link).and_then(|()| make_link(&exe, link))
         } else {
@@ -125,7 +125,7 @@ pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
             Ok(()) => {
                 let mut line = shown;
                 line.extend_from_slice(b" -> ");
-                line.extend_from_slice(&crate::io::os_bytes(exe.as_os_str()));
+                line.extend_from_slice(&crate::os::os_bytes(exe.as_os_str()));
                 line.push(b'\n');
                 run.write_out(&line);
             }

@@ -18,7 +18,7 @@
 //! byte values, so no name is ever altered. Fields that do not apply are
 //! left out rather than `null`.
 
-use crate::algo::{AlgoKind, Algorithm};
+use crate::algo::Algorithm;
 use crate::output::Encoding;
 use serde::Serialize;
 
@@ -36,16 +36,6 @@ impl<'a> Name<'a> {
             Ok(s) => Name::Text(s),
             Err(_) => Name::Bytes(b),
         }
-    }
-}
-
-/// The algorithm's name as `-a` takes it; a shortened BLAKE2b is
-/// `blake2b-BITS`.
-pub fn algorithm_name(algo: Algorithm) -> String {
-    if algo.kind == AlgoKind::Blake2b && algo.bits != 512 {
-        format!("blake2b-{}", algo.bits)
-    } else {
-        algo.kind.name().to_string()
     }
 }
 
@@ -86,16 +76,16 @@ pub fn hash_record(
         Ok((digest, size)) => HashRecord {
             path: Name::new(name),
             size: Some(size),
-            algorithm: algorithm_name(algo),
+            algorithm: algo.name(),
             digest: Some(digest_text(digest, encoding)),
             error: None,
         },
         Err(e) => HashRecord {
             path: Name::new(name),
             size: None,
-            algorithm: algorithm_name(algo),
+            algorithm: algo.name(),
             digest: None,
-            error: Some(crate::error::strerror(e)),
+            error: Some(crate::os::strerror(e)),
         },
     };
     write_line(out, &rec);
@@ -145,7 +135,7 @@ pub fn check_record(
         checksum_file: Name::new(checksum_file),
         line,
         path: file.map(|(n, _)| Name::new(n)),
-        algorithm: file.map(|(_, a)| algorithm_name(a)),
+        algorithm: file.map(|(_, a)| a.name()),
         outcome,
         error,
     };
@@ -165,7 +155,7 @@ mod tests {
     #[test]
     fn names_that_are_not_utf8_become_byte_arrays() {
         let mut out = Vec::new();
-        let algo = Algorithm::new(AlgoKind::Md5);
+        let algo = Algorithm::new(crate::algo::AlgoKind::Md5);
         hash_record(&mut out, b"a\xffb", algo, Ok((&[0xab, 0xcd], 7)), Encoding::Hex);
         assert_eq!(
             String::from_utf8(out).unwrap(),

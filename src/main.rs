@@ -14,7 +14,7 @@ use std::io::Write;
 fn real_main(args: Vec<OsString>) -> i32 {
     let argv0 = args.first().cloned().unwrap_or_default();
     let personality = Personality::from_argv0(&argv0);
-    let prog = cli::lossless(&argv0);
+    let prog = mhash::text::lossless(&argv0);
     match cli::parse(personality, args) {
         Ok(Parsed::Run(cfg)) => mhash::app::run(&cfg),
         Ok(Parsed::Print(text)) => mhash::app::print_text(&prog, &text),
@@ -37,7 +37,9 @@ fn real_main(args: Vec<OsString>) -> i32 {
             if try_help {
                 text.push_str(&format!("Try '{prog} --help' for more information.\n"));
             }
-            let _ = std::io::stderr().lock().write_all(&cli::message_bytes(&text));
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(&mhash::text::message_bytes(&text));
             1
         }
     }

@@ -13,9 +13,19 @@
 //!
 //! With one job there are no threads: a plain loop.
 
-use crate::io::ReadBuf;
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex};
+
+/// What each worker thread owns for the whole run and lends to every work
+/// call (the I/O layer's read buffer): made once per thread, so that
+/// nothing is allocated per item.
+pub trait WorkerState: Send + Sized {
+    /// The calling thread's state; it must exist (a one-job run needs it).
+    fn first() -> Self;
+    /// Another thread's state, or `None` where memory is short (the run
+    /// then goes on with the threads it has).
+    fn another() -> Option<Self>;
+}
 
 /// What the producer hands out.
 pub enum Item<W, R> {
@@ -43,9 +53,9 @@ const WORKER_STACK: usize = 256 * 1024;
 /// CPU affinity and cgroup quotas).
 ///
 /// Always 1 when a standard descriptor is closed (see
-/// [`crate::io::standard_fds_open`]).
+/// [`crate::os::standard_fds_open`]).
 pub fn effective_jobs(requested: usize) -> usize {
-    if !crate::io::standard_fds_open() {
+    if !crate::os::standard_fds_open() {
         return 1;
     }
     if requested > 0 {
@@ -83,17 +93,18 @@ struct State<W, R, P> {
 /// Returns the number of items whose result never reached `emit` (0 unless
 /// something went wrong inside the scheduler: callers report it as an
 /// error rather than let output go missing silently).
-pub fn run_ordered<W, R, P, F, E>(jobs: usize, window: usize, producer: P, work: F, emit: E) -> usize
+pub fn run_ordered<W, R, S, P, F, E>(jobs: usize, window: usize, producer: P, work: F, emit: E) -> usize
 where
     W: Send,
     R: Send,
     P: FnMut() -> Option<Item<W, R>> + Send,
-    F: Fn(W, &mut ReadBuf) -> R + Sync,
+    S: WorkerState,
+    F: Fn(W, &mut S) -> R + Sync,
     E: FnMut(R, bool) + Send,
 {
     if jobs <= 1 {
         let (mut producer, mut emit) = (producer, emit);
-        let mut buf = ReadBuf::default();
+        let mut buf = S::first();
         while let Some(item) = producer() {
             match item {
                 Item::Work(w) => emit(work(w, &mut buf), false),
@@ -102,7 +113,7 @@ where
         }
         return 0;
     }
-    let batch_work = |ws: Vec<W>, buf: &mut ReadBuf, out: &mut dyn Deliver<R>| {
+    let batch_work = |ws: Vec<W>, buf: &mut S, out: &mut dyn Deliver<R>| {
         for (k, w) in ws.into_iter().enumerate() {
             out.deliver(k, work(w, buf));
         }
@@ -174,7 +185,7 @@ impl Batching {
 /// # Panics
 /// When `work` does not deliver exactly one result per item (a bug in the
 /// caller).
-pub fn run_ordered_batched<W, R, P, F, E>(
+pub fn run_ordered_batched<W, R, S, P, F, E>(
     jobs: usize,
     window: usize,
     batching: Batching,
@@ -186,13 +197,14 @@ where
     W: Send,
     R: Send,
     P: FnMut() -> Option<Item<W, R>> + Send,
-    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn Deliver<R>) + Sync,
+    S: WorkerState,
+    F: Fn(Vec<W>, &mut S, &mut dyn Deliver<R>) + Sync,
     E: FnMut(R, bool) + Send,
 {
     let mut producer = producer;
     let mut emit = emit;
     if jobs <= 1 {
-        let mut buf = ReadBuf::default();
+        let mut buf = S::first();
         let mut claimed: Vec<Item<W, R>> = Vec::with_capacity(batching.max);
         loop {
             // Up to `max` items, of which `min`..`max` are work.
@@ -241,15 +253,15 @@ where
     });
     let room = Condvar::new();
     let emit = Mutex::new(emit);
-    let worker = |buf: ReadBuf| worker_loop(&state, &room, &emit, &work, window, batching, buf);
+    let worker = |buf: S| worker_loop(&state, &room, &emit, &work, window, batching, buf);
     // The caller's own buffer first: it must exist (as in a one-job run);
     // the other threads' buffers are taken only if memory allows.
-    let own = ReadBuf::default();
+    let own = S::first();
     std::thread::scope(|s| {
         for _ in 1..jobs {
             // Where memory is short (a thread stack or a buffer cannot be
             // had), the run goes on with the threads it has.
-            let Some(buf) = ReadBuf::try_new().filter(|_| headroom()) else {
+            let Some(buf) = S::another().filter(|_| headroom()) else {
                 break;
             };
             let spawned = std::thread::Builder::new()
@@ -269,9 +281,9 @@ where
 /// Runs the work items of `claimed` (drained) through `work` as one batch
 /// and delivers every result, work and done, to `out` with its position in
 /// `claimed`, then flushes `out`.
-fn work_batch<W, R, F>(claimed: &mut Vec<Item<W, R>>, work: &F, buf: &mut ReadBuf, out: &mut dyn Deliver<R>)
+fn work_batch<W, R, S, F>(claimed: &mut Vec<Item<W, R>>, work: &F, buf: &mut S, out: &mut dyn Deliver<R>)
 where
-    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn Deliver<R>),
+    F: Fn(Vec<W>, &mut S, &mut dyn Deliver<R>),
 {
     let mut ws = Vec::new();
     let mut work_at = Vec::new();
@@ -325,17 +337,17 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn worker_loop<W, R, P, F, E>(
+fn worker_loop<W, R, S, P, F, E>(
     state: &Mutex<State<W, R, P>>,
     room: &Condvar,
     emit: &Mutex<E>,
     work: &F,
     window: usize,
     batching: Batching,
-    mut buf: ReadBuf,
+    mut buf: S,
 ) where
     P: FnMut() -> Option<Item<W, R>>,
-    F: Fn(Vec<W>, &mut ReadBuf, &mut dyn Deliver<R>),
+    F: Fn(Vec<W>, &mut S, &mut dyn Deliver<R>),
     E: FnMut(R, bool),
 {
     // Items are claimed in batches while they prove quick (small files),
@@ -450,6 +462,18 @@ fn store_and_emit<W, R, P, E>(
 mod tests {
     use super::*;
 
+    /// A worker state for tests: nothing to own.
+    struct Scratch;
+
+    impl WorkerState for Scratch {
+        fn first() -> Self {
+            Scratch
+        }
+        fn another() -> Option<Self> {
+            Some(Scratch)
+        }
+    }
+
     fn run(jobs: usize, window: usize, n: usize) -> Vec<usize> {
         let mut next = 0usize;
         let producer = move || {
@@ -468,7 +492,7 @@ mod tests {
             jobs,
             window,
             producer,
-            |w: usize, _buf: &mut ReadBuf| {
+            |w: usize, _buf: &mut Scratch| {
                 // Uneven work so that items finish out of order.
                 let spin = (w * 7919) % 5000;
                 let mut x = 0u64;
@@ -506,7 +530,7 @@ mod tests {
                     jobs * 64,
                     batching,
                     producer,
-                    |ws: Vec<usize>, _buf: &mut ReadBuf, out: &mut dyn Deliver<usize>| {
+                    |ws: Vec<usize>, _buf: &mut Scratch, out: &mut dyn Deliver<usize>| {
                         assert!(ws.len() <= batching.max);
                         // Finish in reverse inside the batch: order is
                         // restored by position.

@@ -195,7 +195,7 @@ impl Inputs {
                                 entry.pop();
                             }
                             if !entry.is_empty() {
-                                return Some(Ok(crate::io::bytes_os(&entry)));
+                                return Some(Ok(crate::os::bytes_os(&entry)));
                             }
                         }
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -260,7 +260,7 @@ fn list_display(name: &OsStr) -> OsString {
 
 fn open_list(name: &OsStr) -> io::Result<Box<dyn BufRead + Send>> {
     let reader: Box<dyn io::Read + Send> = if name == "-" {
-        crate::io::stdin_reader()
+        crate::os::stdin_reader()
     } else {
         Box::new(std::fs::File::open(name)?)
     };

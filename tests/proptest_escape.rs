@@ -10,7 +10,8 @@
 
 use mhash::algo::{AlgoKind, Algorithm};
 use mhash::check::parse::{Expect, Parser, TagRule};
-use mhash::output::{self, Encoding, Format, Style, escape, quote};
+use mhash::output::{self, Encoding, Format, Style};
+use mhash::text::{escape, quote};
 use proptest::prelude::*;
 
 fn config(cases: u32) -> ProptestConfig {

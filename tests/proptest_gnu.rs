@@ -204,10 +204,10 @@ const NAMES: [&[u8]; 3] = [b"plain", b"sp ace\\x", b"l\nf\r"];
 fn render(a: Algorithm, l: &Line, contents: &[Vec<u8>]) -> Vec<u8> {
     let tag = a.tag().unwrap();
     let entry = |name: &[u8], digest: &str, layout: u8| -> Vec<u8> {
-        let esc = mhash::output::escape::needs_escape(name);
+        let esc = mhash::text::escape::needs_escape(name);
         let mut n = Vec::new();
         if esc {
-            mhash::output::escape::escape_into(&mut n, name);
+            mhash::text::escape::escape_into(&mut n, name);
         } else {
             n.extend_from_slice(name);
         }

@@ -1087,7 +1087,7 @@ fn read_error_mid_file_test_double() {
     let e = res.expect_err("EIO must surface");
     assert_eq!(e.raw_os_error(), Some(libc::EIO));
     assert_eq!(total, 300_000);
-    assert_eq!(mhash::error::strerror(&e), "Input/output error");
+    assert_eq!(mhash::os::strerror(&e), "Input/output error");
 }
 
 /// The hashed file is truncated to 0 and re-extended (sparse zeros) by a

@@ -9,7 +9,7 @@
 use libfuzzer_sys::fuzz_target;
 use mhash::algo::{AlgoKind, Algorithm};
 use mhash::check::parse::{Expect, Parser, TagRule};
-use mhash::output::escape;
+use mhash::text::escape;
 
 fn expect(sel: u8) -> Expect {
     let tagged: Vec<AlgoKind> = AlgoKind::ALL.into_iter().filter(|k| k.tag().is_some()).collect();

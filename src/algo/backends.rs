@@ -447,7 +447,7 @@ fn crc_fast_name() -> &'static str {
     })
 }
 
-static MD5: [Backend; 2] = [
+pub(super) static MD5: [Backend; 2] = [
     backend!("tuned-scalar", "mhash", not_forced_portable, |_| {
         Box::new(Md::new(kernels::md5::Md5::<true>::new(), 16))
     }),
@@ -457,7 +457,7 @@ static MD5: [Backend; 2] = [
     ))),
 ];
 
-static SHA1: [Backend; 3] = [
+pub(super) static SHA1: [Backend; 3] = [
     backend!("sha-ni", "sha1 0.11", || on(Feature::ShaNi), |_| rc(
         <sha1::Sha1 as sha1::Digest>::new()
     )),
@@ -487,7 +487,7 @@ fn portable_256(a: Algorithm) -> Box<dyn Hasher> {
     }
 }
 
-static SHA256: [Backend; 3] = [
+pub(super) static SHA256: [Backend; 3] = [
     backend!("sha-ni", "sha2 0.11", || on(Feature::ShaNi), sha2_256),
     backend!("armv8-sha2", "sha2 0.11", || on(Feature::ArmSha2), sha2_256),
     backend!(PORTABLE, "mhash", always, portable_256),
@@ -529,7 +529,7 @@ fn avx2_512(a: Algorithm) -> Box<dyn Hasher> {
     portable_512(a)
 }
 
-static SHA512: [Backend; 4] = [
+pub(super) static SHA512: [Backend; 4] = [
     backend!("avx2-bmi2", "mhash", || on(Feature::Avx2Bmi2), avx2_512),
     backend!("avx2", "sha2 0.11", || on(Feature::Avx2), sha2_512),
     backend!("armv8-sha512", "sha2 0.11", || on(Feature::ArmSha3), sha2_512),
@@ -542,7 +542,7 @@ fn blake2b_simd(a: Algorithm) -> Box<dyn Hasher> {
     ))
 }
 
-static BLAKE2B: [Backend; 3] = [
+pub(super) static BLAKE2B: [Backend; 3] = [
     backend!("avx2", "blake2b_simd 1", || on(Feature::Avx2), blake2b_simd),
     // blake2b_simd takes AVX2 whenever the CPU has it: offer its SSE4.1
     // path only where AVX2 is absent, not merely turned off.
@@ -557,7 +557,7 @@ static BLAKE2B: [Backend; 3] = [
     )),
 ];
 
-static SHA3: [Backend; 1] = [backend!(PORTABLE, "sha3 0.12", always, |a| {
+pub(super) static SHA3: [Backend; 1] = [backend!(PORTABLE, "sha3 0.12", always, |a| {
     use sha2::digest::Digest as _;
     match a.bits {
         224 => rc(sha3::Sha3_224::new()),
@@ -567,11 +567,11 @@ static SHA3: [Backend; 1] = [backend!(PORTABLE, "sha3 0.12", always, |a| {
     }
 })];
 
-static SM3: [Backend; 1] = [backend!(PORTABLE, "sm3 0.5", always, |_| {
+pub(super) static SM3: [Backend; 1] = [backend!(PORTABLE, "sm3 0.5", always, |_| {
     Box::new(Sm3(<sm3::Sm3 as sm3::Digest>::new()))
 })];
 
-static CRC: [Backend; 2] = [
+pub(super) static CRC: [Backend; 2] = [
     Backend {
         name: crc_fast_name,
         source: "crc-fast 1.10",
@@ -581,7 +581,7 @@ static CRC: [Backend; 2] = [
     backend!(PORTABLE, "mhash", always, |_| Box::new(PosixCrc::new(false))),
 ];
 
-static CRC32B: [Backend; 3] = [
+pub(super) static CRC32B: [Backend; 3] = [
     backend!("pclmul", "crc32fast 1.5", || on(Feature::Pclmul), |_| {
         Box::new(Crc32b(crc32fast::Hasher::new()))
     }),
@@ -618,7 +618,7 @@ fn blake3_simd_name() -> &'static str {
     }
 }
 
-static BLAKE3: [Backend; 2] = [
+pub(super) static BLAKE3: [Backend; 2] = [
     Backend {
         name: blake3_simd_name,
         source: "blake3 1.8",
@@ -667,7 +667,7 @@ fn xxh_simd_available() -> bool {
         }
 }
 
-static XXH3: [Backend; 2] = [
+pub(super) static XXH3: [Backend; 2] = [
     Backend {
         name: xxh_simd_name,
         source: "twox-hash 2",
@@ -680,7 +680,7 @@ static XXH3: [Backend; 2] = [
     })),
 ];
 
-static XXH128: [Backend; 2] = [
+pub(super) static XXH128: [Backend; 2] = [
     Backend {
         name: xxh_simd_name,
         source: "twox-hash 2",
@@ -693,32 +693,12 @@ static XXH128: [Backend; 2] = [
     })),
 ];
 
-static SYSV: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Sysv(0)))];
-static BSD: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Bsd(0)))];
-
-/// Every backend of `kind`, fastest first; the last is always portable.
-pub(super) fn all(kind: AlgoKind) -> &'static [Backend] {
-    match kind {
-        AlgoKind::Md5 => &MD5,
-        AlgoKind::Sha1 => &SHA1,
-        AlgoKind::Sha224 | AlgoKind::Sha256 => &SHA256,
-        AlgoKind::Sha384 | AlgoKind::Sha512 => &SHA512,
-        AlgoKind::Sha3_224 | AlgoKind::Sha3_256 | AlgoKind::Sha3_384 | AlgoKind::Sha3_512 => &SHA3,
-        AlgoKind::Sm3 => &SM3,
-        AlgoKind::Blake2b => &BLAKE2B,
-        AlgoKind::Crc => &CRC,
-        AlgoKind::Crc32b => &CRC32B,
-        AlgoKind::Sysv => &SYSV,
-        AlgoKind::Bsd => &BSD,
-        AlgoKind::Blake3 => &BLAKE3,
-        AlgoKind::Xxh3 => &XXH3,
-        AlgoKind::Xxh128 => &XXH128,
-    }
-}
+pub(super) static SYSV: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Sysv(0)))];
+pub(super) static BSD: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Bsd(0)))];
 
 /// The backend that runs `kind` here: the first available one.
 pub(super) fn chosen(kind: AlgoKind) -> &'static Backend {
-    let list = all(kind);
+    let list = kind.info().backends;
     list.iter()
         .find(|b| b.is_available())
         .unwrap_or(&list[list.len() - 1])

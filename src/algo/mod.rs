@@ -1,17 +1,20 @@
 //! The algorithm registry: one enum of every checksum algorithm mhash knows,
-//! with its GNU name, its BSD tag, its digest length, and the backend
-//! (implementation) chosen for it on this CPU at run time.
+//! one table row per algorithm ([`table::TABLE`]: its name, tag, length,
+//! specification, GNU release, checksum-file names and backends), and the
+//! backend (implementation) chosen for it on this CPU at run time.
 //!
-//! This module sees bytes only: no paths, no files, no printing. A new
-//! algorithm means one [`Algorithm`] variant, one arm in [`Algorithm::hasher`]
-//! and one known-answer test.
+//! This module sees bytes only: no paths, no files, no printing, and it
+//! imports no other module of the crate. Adding an algorithm is the recipe
+//! in [`table`]: a variant, a row, a backend list, known-answer vectors.
 
 mod backends;
 pub mod cpu;
 mod kernels;
 pub mod lanes;
+pub mod table;
 
 pub use backends::{Backend, CrcPart, Hasher};
+pub use table::{AlgoInfo, Class, GnuSince, Length};
 
 /// The family of a checksum algorithm, as named by `cksum -a` (GNU coreutils
 /// 9.11: `sysv bsd crc crc32b md5 sha1 sha2 sha3 blake2b sm3`), with the SHA-2
@@ -102,92 +105,42 @@ impl AlgoKind {
 
     /// The natural (maximum) digest length in bits.
     pub fn max_bits(self) -> u32 {
-        match self {
-            AlgoKind::Sysv | AlgoKind::Bsd => 16,
-            AlgoKind::Crc | AlgoKind::Crc32b => 32,
-            AlgoKind::Xxh3 => 64,
-            AlgoKind::Md5 | AlgoKind::Xxh128 => 128,
-            AlgoKind::Sha1 => 160,
-            AlgoKind::Sha224 | AlgoKind::Sha3_224 => 224,
-            AlgoKind::Sha256 | AlgoKind::Sha3_256 | AlgoKind::Sm3 | AlgoKind::Blake3 => 256,
-            AlgoKind::Sha384 | AlgoKind::Sha3_384 => 384,
-            AlgoKind::Sha512 | AlgoKind::Sha3_512 | AlgoKind::Blake2b => 512,
-        }
+        self.info().bits
     }
 
     /// The name `mhash -a` and `mhash backends` use (`sha256`, `sha3-256`).
     pub fn name(self) -> &'static str {
-        match self {
-            AlgoKind::Sysv => "sysv",
-            AlgoKind::Bsd => "bsd",
-            AlgoKind::Crc => "crc",
-            AlgoKind::Crc32b => "crc32b",
-            AlgoKind::Md5 => "md5",
-            AlgoKind::Sha1 => "sha1",
-            AlgoKind::Sha224 => "sha224",
-            AlgoKind::Sha256 => "sha256",
-            AlgoKind::Sha384 => "sha384",
-            AlgoKind::Sha512 => "sha512",
-            AlgoKind::Sha3_224 => "sha3-224",
-            AlgoKind::Sha3_256 => "sha3-256",
-            AlgoKind::Sha3_384 => "sha3-384",
-            AlgoKind::Sha3_512 => "sha3-512",
-            AlgoKind::Blake2b => "blake2b",
-            AlgoKind::Sm3 => "sm3",
-            AlgoKind::Blake3 => "blake3",
-            AlgoKind::Xxh3 => "xxh3",
-            AlgoKind::Xxh128 => "xxh128",
-        }
+        self.info().name
     }
 
     /// The BSD tag GNU prints with `--tag` (`SHA256`, `SHA3-256`, `BLAKE2b`),
     /// or `None` for the CRC and sum algorithms, which have no tagged form.
     pub fn tag(self) -> Option<&'static str> {
-        Some(match self {
-            AlgoKind::Sysv | AlgoKind::Bsd | AlgoKind::Crc | AlgoKind::Crc32b => return None,
-            AlgoKind::Md5 => "MD5",
-            AlgoKind::Sha1 => "SHA1",
-            AlgoKind::Sha224 => "SHA224",
-            AlgoKind::Sha256 => "SHA256",
-            AlgoKind::Sha384 => "SHA384",
-            AlgoKind::Sha512 => "SHA512",
-            AlgoKind::Sha3_224 => "SHA3-224",
-            AlgoKind::Sha3_256 => "SHA3-256",
-            AlgoKind::Sha3_384 => "SHA3-384",
-            AlgoKind::Sha3_512 => "SHA3-512",
-            AlgoKind::Blake2b => "BLAKE2b",
-            AlgoKind::Sm3 => "SM3",
-            AlgoKind::Blake3 => "BLAKE3",
-            AlgoKind::Xxh3 => "XXH3",
-            AlgoKind::Xxh128 => "XXH128",
-        })
+        self.info().tag
     }
 
     /// True for the algorithms GNU coreutils has (the GNU-named
     /// personalities never see the others: BLAKE3, XXH3, XXH128).
     pub fn is_gnu(self) -> bool {
-        !matches!(self, AlgoKind::Blake3 | AlgoKind::Xxh3 | AlgoKind::Xxh128)
+        self.info().gnu.is_some()
     }
 
     /// True for the cryptographic hashes (not the CRCs, `sum` checksums
     /// or xxHash), as `mhash bench` sorts them.
     pub fn is_cryptographic(self) -> bool {
-        !self.is_legacy() && !matches!(self, AlgoKind::Xxh3 | AlgoKind::Xxh128)
+        self.info().class == Class::Cryptographic
     }
 
     /// True when the digest length can be chosen: BLAKE2b (`-l BITS`,
     /// 8..=512) and BLAKE3 (any whole number of bytes, its XOF).
     pub fn variable_length(self) -> bool {
-        matches!(self, AlgoKind::Blake2b | AlgoKind::Blake3)
+        self.info().length != Length::Fixed
     }
 
     /// True for the algorithms printed as `CHECKSUM SIZE NAME` (GNU cksum's
     /// legacy format) rather than as a hex digest line.
     pub fn is_legacy(self) -> bool {
-        matches!(
-            self,
-            AlgoKind::Sysv | AlgoKind::Bsd | AlgoKind::Crc | AlgoKind::Crc32b
-        )
+        self.info().class == Class::Legacy
     }
 
     /// Looks up a kind by its [`name`](Self::name); `None` if unknown.
@@ -224,6 +177,17 @@ impl Algorithm {
         Algorithm {
             kind: AlgoKind::Blake3,
             bits: bytes.clamp(1, BLAKE3_MAX_BYTES) as u32 * 8,
+        }
+    }
+
+    /// The name `--json`, `--debug` and `mhash bench` print: the `-a` name,
+    /// with the length for a non-natural one (`blake2b-256`, `blake3-512`),
+    /// as [`tag`](Self::tag) has it (`BLAKE2b-256`, `BLAKE3-512`).
+    pub fn name(self) -> String {
+        if self.kind.variable_length() && self.bits != self.kind.max_bits() {
+            format!("{}-{}", self.kind.name(), self.bits)
+        } else {
+            self.kind.name().to_string()
         }
     }
 
@@ -266,6 +230,6 @@ impl Algorithm {
     /// not this CPU can run it (see [`Backend::is_available`]); the last
     /// one is portable and always available.
     pub fn backends(self) -> &'static [Backend] {
-        backends::all(self.kind)
+        self.kind.info().backends
     }
 }

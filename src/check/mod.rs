@@ -12,8 +12,8 @@ use crate::cli::personality::Personality;
 use crate::cli::{Config, GnuCompat, Verbosity};
 use crate::io;
 use crate::json::Outcome;
-use crate::output::{escape, quote};
 use crate::sched::{self, Item};
+use crate::text::{escape, quote};
 use parse::{Expect, LineError, Parser, TagRule};
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
@@ -171,14 +171,14 @@ fn status_name(cfg: &Config, name: &[u8]) -> Vec<u8> {
 /// Returns true when GNU would count this file as passed.
 pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
     let is_stdin = checkfile == "-";
-    let checkfile_bytes = io::os_bytes(checkfile);
+    let checkfile_bytes = crate::os::os_bytes(checkfile);
     let display: &[u8] = if is_stdin {
         b"standard input"
     } else {
         &checkfile_bytes
     };
     let reader: Box<dyn Read + Send> = if is_stdin {
-        io::stdin_reader()
+        crate::os::stdin_reader()
     } else {
         match std::fs::File::open(checkfile) {
             Ok(f) => Box::new(f),
@@ -195,7 +195,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
     let mut aborted = false;
     let io_mode = cfg.io;
     let verify = move |job: Job, buf: &mut io::ReadBuf| {
-        let name_os = io::bytes_os(&job.name);
+        let name_os = crate::os::bytes_os(&job.name);
         let result = io::digest_input(&name_os, job.algo, buf, io_mode).map(|d| d.digest == job.expected);
         Event::Verified {
             name: job.name,
@@ -211,7 +211,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
         ..io::InputOpts::default()
     };
     let verify_batch = |jobs: Vec<Job>, buf: &mut io::ReadBuf, out: &mut dyn sched::Deliver<Event>| {
-        let names: Vec<std::ffi::OsString> = jobs.iter().map(|j| io::bytes_os(&j.name)).collect();
+        let names: Vec<std::ffi::OsString> = jobs.iter().map(|j| crate::os::bytes_os(&j.name)).collect();
         let inputs: Vec<(&OsStr, Algorithm)> = names
             .iter()
             .zip(&jobs)
@@ -377,7 +377,7 @@ pub fn check_file(run: &mut Run, cfg: &Config, checkfile: &OsStr) -> bool {
                                 run.error_io(&name, &e);
                                 t.open_failures += 1;
                                 if cfg.json && !status {
-                                    let err = Some(crate::error::strerror(&e));
+                                    let err = Some(crate::os::strerror(&e));
                                     json(run, line, Some((&name, algo)), Outcome::Unreadable, err);
                                 } else if !status {
                                     let mut out = status_name(cfg, &name);

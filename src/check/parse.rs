@@ -5,7 +5,7 @@
 //! names (leading `\`), and base64 digests (GNU 9.9+).
 
 use crate::algo::{AlgoKind, Algorithm};
-use crate::output::escape;
+use crate::text::escape;
 use base64::Engine as _;
 
 /// A parsed checksum line.

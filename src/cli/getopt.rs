@@ -39,6 +39,12 @@ pub struct Scanned {
 #[derive(Debug, PartialEq, Eq)]
 pub struct GetoptError(pub String);
 
+impl From<GetoptError> for crate::error::Error {
+    fn from(e: GetoptError) -> crate::error::Error {
+        crate::error::Error::usage(e.0)
+    }
+}
+
 /// GNU's `long_options` table for a personality, in GNU's order.
 pub fn long_options(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
     let mut v = Vec::new();

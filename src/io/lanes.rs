@@ -38,7 +38,7 @@ pub fn lane_count(algo: Algorithm, opts: &InputOpts) -> Option<usize> {
     let ok = opts.mode != IoMode::Mmap
         && !mapped::may_map(opts.mode, algo)
         && !opts.read_errors_end_input
-        && super::standard_fds_open();
+        && crate::os::standard_fds_open();
     ok.then_some(k.lanes)
 }
 

@@ -4,10 +4,8 @@
 //! `CHECKSUM SIZE NAME` for the CRC and sum algorithms, NUL-terminated
 //! (`-z`), base64 and raw digests, with GNU's file-name escaping.
 
-pub mod escape;
-pub mod quote;
-
 use crate::algo::{AlgoKind, Algorithm};
+use crate::text::escape;
 use base64::Engine as _;
 
 /// Which line layout to print.

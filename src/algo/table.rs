@@ -1,0 +1,208 @@
+//! The algorithm table: one `static` row per algorithm holding every fact
+//! about it that the rest of mhash uses. The `-a` names, `--backends`,
+//! `--debug` and JSON names, tagged-line tags, checksum-file name
+//! inference and inference by digest length are all read from here; a
+//! unit test walks [`AlgoKind::ALL`] through each of them.
+//!
+//! Adding an algorithm: a variant of [`AlgoKind`] (and its place in
+//! [`AlgoKind::ALL`]), one row in [`TABLE`], a backend list in
+//! `backends.rs` (at least a portable backend), and its known-answer
+//! vectors in the tests. Nothing else names algorithms one by one.
+
+use super::AlgoKind;
+use super::backends::{self, Backend};
+
+/// What kind of checksum an algorithm is; it decides the line layout and
+/// whether a bare digest may be taken for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// A cryptographic hash: tagged and untagged lines, and inferable from
+    /// a bare digest's length in `mhash -c`.
+    Cryptographic,
+    /// A fast non-cryptographic hash (xxHash): tagged and untagged lines,
+    /// but never inferred from a digest's length alone.
+    NonCryptographic,
+    /// GNU cksum's CRCs and `sum` checksums: printed as `CHECKSUM SIZE NAME`
+    /// (GNU cksum.c `output_crc`/`output_bsd`/`output_sysv`), no tag, not
+    /// checkable.
+    Legacy,
+}
+
+/// How a digest's length may be chosen (`-l BITS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Length {
+    /// The natural length only.
+    Fixed,
+    /// Any multiple of 8 bits up to the natural length (BLAKE2b, RFC 7693;
+    /// GNU b2sum `-l`).
+    Truncated,
+    /// Any whole number of bytes, the extendable output (BLAKE3's XOF).
+    Extendable,
+}
+
+/// The first GNU coreutils release line, as `MHASH_GNU_COMPAT` names
+/// them, whose cksum has the algorithm (`cksum -a NAME`, or a member of
+/// `-a sha2` / `-a sha3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GnuSince {
+    /// In GNU 9.1 (cksum -a came with 9.0).
+    V9_1,
+    /// In the 9.4 line and later, not in 9.1 (crc32b, SHA-3).
+    V9_4,
+}
+
+/// Every fact about one algorithm.
+#[derive(Debug)]
+pub struct AlgoInfo {
+    /// Which algorithm.
+    pub kind: AlgoKind,
+    /// The name `-a` takes and `--backends`, `--debug` and `--json` print.
+    pub name: &'static str,
+    /// The BSD tag of tagged lines (`SHA256 (f) = ...`), `None` for the
+    /// legacy checksums, which have no tagged form.
+    pub tag: Option<&'static str>,
+    /// The natural digest length in bits.
+    pub bits: u32,
+    /// Where the algorithm is defined.
+    pub spec: &'static str,
+    /// Legacy, cryptographic or not.
+    pub class: Class,
+    /// Whether `-l` may choose the digest length.
+    pub length: Length,
+    /// The GNU release line that has it, `None` for mhash's own additions
+    /// (the GNU personalities never see those).
+    pub gnu: Option<GnuSince>,
+    /// Checksum-file name stems that name it, lower case: `sha256` stands
+    /// for `SHA256SUMS`, `sha256sum.txt`, `x.sha256`, ... (see
+    /// `check::names`).
+    pub file_stems: &'static [&'static str],
+    /// Its implementations, fastest first; the last is portable.
+    pub backends: &'static [Backend],
+}
+
+const fn row(
+    kind: AlgoKind,
+    name: &'static str,
+    tag: Option<&'static str>,
+    bits: u32,
+    spec: &'static str,
+    class: Class,
+    gnu: Option<GnuSince>,
+    file_stems: &'static [&'static str],
+    backends: &'static [Backend],
+) -> AlgoInfo {
+    AlgoInfo {
+        kind,
+        name,
+        tag,
+        bits,
+        spec,
+        class,
+        length: Length::Fixed,
+        gnu,
+        file_stems,
+        backends,
+    }
+}
+
+use Class::{Cryptographic as C, Legacy as L, NonCryptographic as N};
+use GnuSince::{V9_1, V9_4};
+
+/// The table, in [`AlgoKind::ALL`]'s order (the order tags are tried in:
+/// where one tag is a prefix of another, the longer one comes first).
+#[rustfmt::skip]
+pub static TABLE: [AlgoInfo; 19] = [
+    row(AlgoKind::Sha3_224, "sha3-224", Some("SHA3-224"), 224, "FIPS 202", C, Some(V9_4), &["sha3-224"], &backends::SHA3),
+    row(AlgoKind::Sha3_256, "sha3-256", Some("SHA3-256"), 256, "FIPS 202", C, Some(V9_4), &["sha3-256"], &backends::SHA3),
+    row(AlgoKind::Sha3_384, "sha3-384", Some("SHA3-384"), 384, "FIPS 202", C, Some(V9_4), &["sha3-384"], &backends::SHA3),
+    row(AlgoKind::Sha3_512, "sha3-512", Some("SHA3-512"), 512, "FIPS 202", C, Some(V9_4), &["sha3-512"], &backends::SHA3),
+    row(AlgoKind::Sha224, "sha224", Some("SHA224"), 224, "FIPS 180-4", C, Some(V9_1), &["sha224"], &backends::SHA256),
+    row(AlgoKind::Sha256, "sha256", Some("SHA256"), 256, "FIPS 180-4", C, Some(V9_1), &["sha256"], &backends::SHA256),
+    row(AlgoKind::Sha384, "sha384", Some("SHA384"), 384, "FIPS 180-4", C, Some(V9_1), &["sha384"], &backends::SHA512),
+    row(AlgoKind::Sha512, "sha512", Some("SHA512"), 512, "FIPS 180-4", C, Some(V9_1), &["sha512"], &backends::SHA512),
+    row(AlgoKind::Sha1, "sha1", Some("SHA1"), 160, "FIPS 180-4", C, Some(V9_1), &["sha1"], &backends::SHA1),
+    row(AlgoKind::Md5, "md5", Some("MD5"), 128, "RFC 1321", C, Some(V9_1), &["md5"], &backends::MD5),
+    AlgoInfo {
+        length: Length::Truncated,
+        ..row(AlgoKind::Blake2b, "blake2b", Some("BLAKE2b"), 512, "RFC 7693", C, Some(V9_1), &["b2", "blake2b", "blake2"], &backends::BLAKE2B)
+    },
+    row(AlgoKind::Sm3, "sm3", Some("SM3"), 256, "GB/T 32905-2016", C, Some(V9_1), &["sm3"], &backends::SM3),
+    AlgoInfo {
+        length: Length::Extendable,
+        ..row(AlgoKind::Blake3, "blake3", Some("BLAKE3"), 256, "the BLAKE3 specification (2020)", C, None, &["b3", "blake3"], &backends::BLAKE3)
+    },
+    row(AlgoKind::Xxh128, "xxh128", Some("XXH128"), 128, "xxHash 0.8 (XXH3_128bits)", N, None, &["xxh128"], &backends::XXH128),
+    row(AlgoKind::Xxh3, "xxh3", Some("XXH3"), 64, "xxHash 0.8 (XXH3_64bits)", N, None, &["xxh3"], &backends::XXH3),
+    row(AlgoKind::Crc32b, "crc32b", None, 32, "CRC-32/ISO-HDLC (zlib crc32)", L, Some(V9_4), &[], &backends::CRC32B),
+    row(AlgoKind::Crc, "crc", None, 32, "POSIX.1-2017 cksum (CRC-32/CKSUM)", L, Some(V9_1), &[], &backends::CRC),
+    row(AlgoKind::Sysv, "sysv", None, 16, "System V sum (GNU sum -s)", L, Some(V9_1), &[], &backends::SYSV),
+    row(AlgoKind::Bsd, "bsd", None, 16, "BSD sum (GNU sum -r)", L, Some(V9_1), &[], &backends::BSD),
+];
+
+impl AlgoKind {
+    /// This algorithm's row of [`TABLE`].
+    pub fn info(self) -> &'static AlgoInfo {
+        // 19 rows: a scan is as quick as an index and cannot go stale.
+        TABLE
+            .iter()
+            .find(|r| r.kind == self)
+            .expect("every AlgoKind has a row (test: every_kind_has_one_row)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::Algorithm;
+
+    #[test]
+    fn every_kind_has_one_row_in_all_order() {
+        assert_eq!(TABLE.len(), AlgoKind::ALL.len());
+        for (row, kind) in TABLE.iter().zip(AlgoKind::ALL) {
+            assert_eq!(row.kind, kind, "TABLE follows AlgoKind::ALL");
+        }
+    }
+
+    #[test]
+    fn every_derived_fact_comes_from_the_row() {
+        for kind in AlgoKind::ALL {
+            let r = kind.info();
+            assert_eq!(kind.name(), r.name);
+            assert_eq!(AlgoKind::from_name(r.name), Some(kind));
+            assert_eq!(kind.tag(), r.tag);
+            assert_eq!(kind.max_bits(), r.bits);
+            assert_eq!(kind.is_legacy(), r.class == Class::Legacy);
+            assert_eq!(
+                kind.is_legacy(),
+                r.tag.is_none(),
+                "{}: only legacy rows lack a tag",
+                r.name
+            );
+            assert_eq!(kind.is_gnu(), r.gnu.is_some());
+            assert!(!r.backends.is_empty());
+            assert!(
+                r.backends.last().is_some_and(|b| b.is_portable()),
+                "{}: last backend portable",
+                r.name
+            );
+            let a = Algorithm::new(kind);
+            assert_eq!(a.name(), r.name, "the natural length has the plain name");
+            assert_eq!(a.digest_len() * 8, r.bits as usize);
+            for stem in r.file_stems {
+                assert_eq!(*stem, stem.to_ascii_lowercase());
+            }
+        }
+    }
+
+    #[test]
+    fn names_and_tags_agree_at_every_length() {
+        for (a, name, tag) in [
+            (Algorithm::blake2b(256), "blake2b-256", "BLAKE2b-256"),
+            (Algorithm::blake3(64), "blake3-512", "BLAKE3-512"),
+            (Algorithm::new(AlgoKind::Sha3_256), "sha3-256", "SHA3-256"),
+        ] {
+            assert_eq!(a.name(), name);
+            assert_eq!(a.tag().as_deref(), Some(tag));
+        }
+    }
+}
