@@ -6,7 +6,116 @@
 //! and no process start-up is included: this measures the kernels.
 
 use crate::algo::{AlgoKind, Algorithm};
+use crate::error::Error;
+use std::ffi::OsString;
 use std::time::{Duration, Instant};
+
+/// GNU's `quote()` of a value in a message.
+fn lq(s: &str) -> String {
+    crate::text::quote::locale_quote_bytes(&crate::text::message_bytes(s))
+}
+
+/// The clap definition of `mhash bench`.
+fn bench_cli() -> clap::Command {
+    clap::Command::new("bench")
+        .bin_name("mhash bench")
+        .about("in-memory throughput of every algorithm's backend on this machine, fastest first")
+        .arg(
+            clap::Arg::new("json")
+                .long("json")
+                .action(clap::ArgAction::SetTrue)
+                .help("print one JSON object instead of the table"),
+        )
+        .arg(
+            clap::Arg::new("algorithms")
+                .long("algorithms")
+                .short('a')
+                .value_name("LIST")
+                .help("comma list of algorithms to measure (default: all)"),
+        )
+        .arg(
+            clap::Arg::new("bytes")
+                .long("bytes")
+                .value_name("LIST")
+                .help("comma list of message sizes, bytes with optional K/M suffix (default 64,4K,1M)"),
+        )
+        .arg(
+            clap::Arg::new("seconds")
+                .long("seconds")
+                .value_name("S")
+                .value_parser(clap::value_parser!(f64))
+                .help("time budget for the whole run in seconds (default 10)"),
+        )
+}
+
+/// What `mhash bench ARGS` asks for.
+#[derive(Debug)]
+pub enum Command {
+    /// `--help`: print this text.
+    Help(String),
+    /// Measure.
+    Run(BenchOpts),
+}
+
+/// Parses `mhash bench [--json] [--algorithms LIST] [--bytes LIST]
+/// [--seconds S]`; `args[0]` is `bench`.
+///
+/// # Errors
+/// A usage error naming the option and the value at fault.
+pub fn parse_args(args: &[OsString]) -> Result<Command, Error> {
+    let m = match bench_cli().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) => {
+            return Ok(Command::Help(e.to_string()));
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid usage");
+            return Err(Error::usage(format!(
+                "bench: {}",
+                first.trim_start_matches("error: ")
+            )));
+        }
+    };
+    let mut opts = BenchOpts::default();
+    if let Some(list) = m.get_one::<String>("algorithms") {
+        opts.algorithms.clear();
+        for name in list.split(',') {
+            let k = AlgoKind::from_name(name.trim())
+                .ok_or_else(|| Error::usage(format!("bench: unknown algorithm {}", lq(name))))?;
+            opts.algorithms.push(Algorithm::new(k));
+        }
+    }
+    if let Some(list) = m.get_one::<String>("bytes") {
+        opts.sizes = list
+            .split(',')
+            .map(|s| {
+                parse_size(s)
+                    .ok_or_else(|| Error::usage(format!("bench: invalid size {} (1 B..256 MiB)", lq(s))))
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    if let Some(&s) = m.get_one::<f64>("seconds") {
+        if !(s > 0.0 && s <= 3600.0) {
+            return Err(Error::usage("bench: --seconds must be in (0, 3600]"));
+        }
+        opts.seconds = s;
+    }
+    opts.json = m.get_flag("json");
+    Ok(Command::Run(opts))
+}
+
+/// Measures as `opts` says and returns the report: a table, or one JSON
+/// object with `json`.
+pub fn run_report(opts: &BenchOpts) -> String {
+    let rows = run(opts);
+    let lanes = run_lanes(opts, &rows);
+    if opts.json {
+        report_json(opts, &rows, &lanes)
+    } else {
+        report_text(opts, &rows, &lanes)
+    }
+}
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -17,6 +126,8 @@ pub struct BenchOpts {
     pub sizes: Vec<usize>,
     /// The whole run's time budget in seconds, shared out evenly.
     pub seconds: f64,
+    /// `--json`: one JSON object instead of the table.
+    pub json: bool,
 }
 
 impl Default for BenchOpts {
@@ -25,6 +136,7 @@ impl Default for BenchOpts {
             algorithms: AlgoKind::ALL.into_iter().map(Algorithm::new).collect(),
             sizes: vec![64, 4096, 1 << 20],
             seconds: 10.0,
+            json: false,
         }
     }
 }
@@ -343,6 +455,7 @@ mod tests {
             algorithms: vec![Algorithm::new(AlgoKind::Md5), Algorithm::new(AlgoKind::Xxh3)],
             sizes: vec![64, 4096],
             seconds: 0.2,
+            json: false,
         };
         let rows = run(&opts);
         assert_eq!(rows.len(), 2);

@@ -7,20 +7,13 @@
 //! already links to this binary is left as it is, so running it twice is
 //! harmless.
 
-use crate::app::Run;
+use crate::report::Console;
 use std::path::{Path, PathBuf};
 
 /// The names created, one per GNU personality.
-pub const LINK_NAMES: [&str; 8] = [
-    "md5sum",
-    "sha1sum",
-    "sha224sum",
-    "sha256sum",
-    "sha384sum",
-    "sha512sum",
-    "b2sum",
-    "cksum",
-];
+pub fn link_names() -> impl Iterator<Item = &'static str> {
+    crate::config::Personality::GNU.iter().map(|(_, name)| *name)
+}
 
 /// Whether `link` already is a link to `exe`.
 fn links_to(link: &Path, exe: &Path) -> bool {
@@ -61,11 +54,11 @@ fn make_link(exe: &Path, link: &Path) -> std::io::Result<()> {
 
 /// Creates the links in `dir` to the running binary, printing
 /// `DIR/NAME -> BINARY` for each one made. Returns true on success.
-pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
+pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
     let exe = match std::env::current_exe().and_then(std::fs::canonicalize) {
         Ok(p) => p,
         Err(e) => {
-            run.error_io(b"cannot locate the running binary", &e);
+            con.error_io(b"cannot locate the running binary", &e);
             return false;
         }
     };
@@ -73,16 +66,15 @@ pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
         Ok(m) if m.is_dir() => {}
         Ok(_) => {
             let e = std::io::Error::other("Not a directory");
-            run.error_io(&crate::os::os_bytes(dir.as_os_str()), &e);
+            con.error_io(&crate::os::os_bytes(dir.as_os_str()), &e);
             return false;
         }
         Err(e) => {
-            run.error_io(&crate::os::os_bytes(dir.as_os_str()), &e);
+            con.error_io(&crate::os::os_bytes(dir.as_os_str()), &e);
             return false;
         }
     }
-    let links: Vec<PathBuf> = LINK_NAMES
-        .iter()
+    let links: Vec<PathBuf> = link_names()
         .map(|n| dir.join(format!("{n}{}", std::env::consts::EXE_SUFFIX)))
         .collect();
     // First pass: what is already there.
@@ -93,20 +85,20 @@ pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
         match std::fs::symlink_metadata(link) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => todo.push((link, false)),
             Err(e) => {
-                run.error_io(&shown, &e);
+                con.error_io(&shown, &e);
                 ok = false;
             }
             Ok(_) if links_to(link, &exe) => {}
             Ok(m) if m.is_dir() => {
                 let e = std::io::Error::other("Is a directory");
-                run.error_io(&shown, &e);
+                con.error_io(&shown, &e);
                 ok = false;
             }
             Ok(_) if force => todo.push((link, true)),
             Ok(_) => {
                 let mut msg = crate::text::quote::quotef(&shown);
                 msg.extend_from_slice(b": File exists (--force replaces it)");
-                run.error_msg(&msg);
+                con.error_msg(&msg);
                 ok = false;
             }
         }
@@ -127,10 +119,10 @@ pub fn install_links(run: &mut Run, dir: &Path, force: bool) -> bool {
                 line.extend_from_slice(b" -> ");
                 line.extend_from_slice(&crate::os::os_bytes(exe.as_os_str()));
                 line.push(b'\n');
-                run.write_out(&line);
+                con.write_out(&line);
             }
             Err(e) => {
-                run.error_io(&shown, &e);
+                con.error_io(&shown, &e);
                 ok = false;
             }
         }

@@ -4,7 +4,8 @@
 //! `sha384sum`, `sha512sum`, `b2sum` and `cksum` it reproduces GNU coreutils
 //! byte for byte (stdout, stderr, exit status); as `mhash` it is one tool for
 //! every algorithm. The binary is a thin shell over this library:
-//! [`cli`] parses `argv` into a [`cli::Config`], [`app::run`] does the work.
+//! [`cli`] parses `argv` and the [`env::Env`] into a [`config::Config`],
+//! [`app::run`] does the work, printing through a [`report::Console`].
 //!
 //! The algorithms are usable on their own:
 //!
@@ -19,6 +20,34 @@
 //! );
 //! println!("SHA-256 runs on the {} backend here", sha256.backend().name());
 //! ```
+//!
+//! ## Import rule
+//!
+//! Each line: a module, then the modules it may import (`use crate::...`).
+//! `scripts/check-layers` fails CI on any other edge, and on a cycle.
+//! Lower modules never reach up: `algo` sees bytes only, `sched` knows no
+//! files, `io` no formats, `report` no scheduling.
+//!
+//! ```text
+//! main     -> cli, app, config, env, report, text, algo
+//! cli      -> config, env, algo, bench, error, text, os, walk, check
+//! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress
+//! hash     -> io, sched, report, algo, config, walk, text, os
+//! check    -> io, sched, report, algo, config, walk, text, os, hash
+//! install  -> report, config, os, text
+//! report   -> config, algo, progress, text, os
+//! bench    -> algo, error, text
+//! config   -> algo, walk, bench
+//! progress -> config, os
+//! io       -> algo, sched, config, progress, os
+//! walk     -> os
+//! sched    -> os
+//! algo     ->
+//! env      ->
+//! error    ->
+//! text     -> os
+//! os       ->
+//! ```
 
 #![warn(missing_docs)]
 
@@ -27,13 +56,15 @@ pub mod app;
 pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod config;
+pub mod env;
 pub mod error;
+pub mod hash;
 pub mod install;
 pub mod io;
-pub mod json;
 pub mod os;
-pub mod output;
 pub mod progress;
+pub mod report;
 pub mod sched;
 pub mod text;
 pub mod walk;

@@ -14,25 +14,13 @@
 //! is cleared at the end, and messages written while it shows go through
 //! [`Progress::suspend`] so that they never mix with it.
 
+use crate::config::ProgressMode;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::ffi::OsStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// Whether a progress bar may show.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ProgressMode {
-    /// Never (`--no-progress`, and every GNU-named personality).
-    Never,
-    /// When standard error is a terminal and the run is long or a file is
-    /// big (the native face's default).
-    #[default]
-    Auto,
-    /// Always, from the start (`--progress`).
-    Always,
-}
 
 /// A file larger than this starts the bar at once (auto mode): 256 MiB.
 pub const BIG_FILE: u64 = 256 << 20;

@@ -2,7 +2,7 @@
 //! formatting and parsing, and quoting, over arbitrary bytes.
 //!
 //! - escape then unescape gives back every byte string;
-//! - a line written by `output::format_record` (untagged or tagged, hex or
+//! - a line written by `report::lines::format_record` (untagged or tagged, hex or
 //!   base64, text or binary, any algorithm, any BLAKE2b length) parses back
 //!   to the same algorithm, digest and name, under the expectations of the
 //!   tool that would read it;
@@ -10,7 +10,8 @@
 
 use mhash::algo::{AlgoKind, Algorithm};
 use mhash::check::parse::{Expect, Parser, TagRule};
-use mhash::output::{self, Encoding, Format, Style};
+use mhash::config::{Encoding, Format, Style};
+use mhash::report::lines as output;
 use mhash::text::{escape, quote};
 use proptest::prelude::*;
 

@@ -5,14 +5,15 @@
 //! Byte 0 chooses the command line; the rest is the checksum file. Inputs
 //! holding `/` are skipped, so that a line can only name files in the
 //! scratch directory (not `/dev/zero`, which would never end). Standard
-//! input and output are /dev/null; run with `-close_fd_mask=2` to silence
-//! the diagnostics.
+//! output and error go to in-memory buffers ([`mhash::report::Captured`]).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mhash::app::Run;
 use mhash::check;
-use mhash::cli::{self, Parsed, personality::Personality};
+use mhash::cli;
+use mhash::config::{Job, Personality};
+use mhash::env::Env;
+use mhash::report::{Captured, Console};
 use std::ffi::OsString;
 use std::sync::OnceLock;
 
@@ -39,13 +40,6 @@ fn scratch() -> &'static std::path::Path {
         std::fs::write(dir.join("l\nf"), b"y").unwrap();
         std::fs::create_dir_all(dir.join("d")).unwrap();
         std::env::set_current_dir(&dir).unwrap();
-        // SAFETY: plain descriptor juggling at start-up, single-threaded.
-        unsafe {
-            let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
-            libc::dup2(null, 0);
-            libc::dup2(null, 1);
-            libc::close(null);
-        }
         dir
     })
 }
@@ -65,11 +59,12 @@ fuzz_target!(|data: &[u8]| {
     args.extend(opts.iter().map(OsString::from));
     args.push("SUMS".into());
     let p = Personality::from_argv0(prog.as_ref());
-    let cfg = match cli::parse(p, args) {
-        Ok(Parsed::Run(cfg)) => cfg,
-        other => panic!("bad fuzz command line {prog} {opts:?}: {other:?}"),
+    let cfg = cli::parse(p, args, &Env::default()).expect("a valid fuzz command line");
+    let Job::Check(job) = &cfg.job else {
+        panic!("not a check command line: {prog} {opts:?}");
     };
-    let mut run = Run::new(prog, cfg.compat);
-    let _ = check::check_file(&mut run, &cfg, "SUMS".as_ref());
-    let _ = run.finish();
+    let (out, err) = (Captured::default(), Captured::default());
+    let mut con = Console::new(prog, cfg.common.compat, Box::new(out), Box::new(err), false);
+    let _ = check::check_file(&mut con, &cfg.common, job, &mut check::Session::default(), "SUMS".as_ref());
+    let _ = con.finish();
 });

@@ -178,9 +178,22 @@ impl Feature {
     }
 }
 
+static FORCE: OnceLock<bool> = OnceLock::new();
+static OFF: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Sets, once per process and before the first backend is chosen, what
+/// turns CPU features off: `MHASH_BACKEND` (`portable` forces the portable
+/// backends) and `GLIBC_TUNABLES` (`glibc.cpu.hwcaps=-AVX2,...`), as the
+/// caller read them ([`crate::env::Env`] in the binary). Without a call,
+/// the first use reads this process's environment. Later calls change
+/// nothing: a choice once made stays for the life of the process.
+pub fn configure(backend: Option<&std::ffi::OsStr>, glibc_tunables: Option<&str>) {
+    let _ = FORCE.set(backend.is_some_and(|v| v == "portable"));
+    let _ = OFF.set(glibc_tunables.map(parse_hwcaps_off).unwrap_or_default());
+}
+
 /// True when `MHASH_BACKEND=portable` asks for the portable backends.
 pub fn force_portable() -> bool {
-    static FORCE: OnceLock<bool> = OnceLock::new();
     *FORCE.get_or_init(|| std::env::var_os("MHASH_BACKEND").is_some_and(|v| v == "portable"))
 }
 
@@ -188,7 +201,6 @@ pub fn force_portable() -> bool {
 /// (`glibc.cpu.hwcaps=-AVX2,-PCLMULQDQ`; glibc tunables syntax, entries
 /// separated by `:`).
 fn disabled_hwcaps() -> &'static [String] {
-    static OFF: OnceLock<Vec<String>> = OnceLock::new();
     OFF.get_or_init(|| {
         let Ok(t) = std::env::var("GLIBC_TUNABLES") else {
             return Vec::new();

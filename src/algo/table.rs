@@ -80,6 +80,7 @@ pub struct AlgoInfo {
     pub backends: &'static [Backend],
 }
 
+#[allow(clippy::too_many_arguments)] // one argument per column of the table
 const fn row(
     kind: AlgoKind,
     name: &'static str,

@@ -10,11 +10,12 @@
 //! and a WARNING summary, as b3sum and GNU do. Error messages use GNU's
 //! words (b3sum's own quote the Rust error, e.g. `(os error 2)`).
 
-use super::{Config, Error, Mode, Parsed, Verbosity};
 use crate::algo::{Algorithm, BLAKE3_MAX_BYTES};
-use crate::cli::GnuCompat;
-use crate::cli::personality::Personality;
-use crate::output::{Encoding, Style};
+use crate::config::{
+    CheckJob, Common, Config, Encoding, Format, GnuCompat, HashJob, InputList, IoMode, Job, Personality,
+    ProgressMode, Style, Verbosity,
+};
+use crate::error::Error;
 use clap::{Arg, ArgAction, Command};
 use std::ffi::OsString;
 
@@ -91,11 +92,7 @@ pub fn command() -> Command {
 /// [`Error::Usage`] for an invalid command line (clap's first line),
 /// a `--length` of 0 or over [`BLAKE3_MAX_BYTES`], `--raw` with several
 /// inputs, or a keyed mode.
-pub fn parse(args: Vec<OsString>) -> Result<Parsed, Error> {
-    let prog = args
-        .first()
-        .map(|a| super::lossless(a))
-        .unwrap_or_else(|| "b3sum".to_string());
+pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
     let m = match command().try_get_matches_from(&args) {
         Ok(m) => m,
         Err(e)
@@ -104,7 +101,10 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, Error> {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
             ) =>
         {
-            return Ok(Parsed::Print(e.to_string()));
+            return Ok(Config {
+                common,
+                job: Job::Print(e.to_string()),
+            });
         }
         Err(e) => {
             let text = e.to_string();
@@ -137,47 +137,55 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, Error> {
         return Err(Error::fatal("Only one filename can be provided when using --raw"));
     }
     let algo = Algorithm::blake3(len);
-    Ok(Parsed::Run(Box::new(Config {
-        personality: Personality::B3sum,
-        prog,
-        compat: GnuCompat::from_env(),
-        mode: if check { Mode::Check } else { Mode::Hash },
-        algo: Some(algo),
-        length_given: false,
-        style: if m.get_flag("tag") {
-            Style::Tagged
-        } else {
-            Style::Untagged
-        },
-        binary: false,
-        zero: false,
-        encoding: if raw { Encoding::Raw } else { Encoding::Hex },
-        verbosity: if m.get_flag("quiet") {
-            Verbosity::Quiet
-        } else {
-            Verbosity::Normal
-        },
-        strict: false,
-        ignore_missing: false,
-        debug: false,
+    if let Some(&n) = m.get_one::<u16>("num-threads") {
+        common.jobs = usize::from(n);
+    }
+    if m.get_flag("no-mmap") {
+        common.io = IoMode::Read;
+    }
+    common.progress = ProgressMode::Never;
+    let inputs = InputList {
         files,
-        files_given,
-        family: Vec::new(),
-        no_names: raw || m.get_flag("no-names"),
-        also: Vec::new(),
-        jobs: m
-            .get_one::<u16>("num-threads")
-            .map_or_else(super::env_jobs, |&n| n as usize),
-        io: if m.get_flag("no-mmap") {
-            crate::io::IoMode::Read
-        } else {
-            super::env_io()
-        },
-        walk: None,
-        files_from: Vec::new(),
-        null: false,
-        json: false,
-        progress: crate::progress::ProgressMode::Never,
-        install_links: None,
-    })))
+        ..InputList::default()
+    };
+    let job = if check {
+        Job::Check(CheckJob {
+            algo: Some(algo),
+            family: Vec::new(),
+            length_given: false,
+            dialect: super::stages::dialect(Personality::B3sum),
+            gnu_level: crate::check::rules::gnu_level(common.compat == GnuCompat::V9_1),
+            base64: common.compat >= GnuCompat::V9_4,
+            names: super::stages::status_names(common.compat),
+            verbosity: if m.get_flag("quiet") {
+                Verbosity::Quiet
+            } else {
+                Verbosity::Normal
+            },
+            strict: false,
+            ignore_missing: false,
+            json: false,
+            checksum_files: inputs,
+        })
+    } else {
+        Job::Hash(HashJob {
+            algos: vec![algo],
+            format: Format {
+                style: if m.get_flag("tag") {
+                    Style::Tagged
+                } else {
+                    Style::Untagged
+                },
+                binary: false,
+                zero: false,
+                encoding: if raw { Encoding::Raw } else { Encoding::Hex },
+                legacy_name: files_given,
+                no_names: raw || m.get_flag("no-names"),
+            },
+            json: false,
+            debug: false,
+            inputs,
+        })
+    };
+    Ok(Config { common, job })
 }

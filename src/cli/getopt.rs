@@ -10,8 +10,7 @@
 //! [`super::parse`]; the clap definitions in [`super::command`] still
 //! describe the same options and drive the native `mhash` face.
 
-use super::GnuCompat;
-use super::personality::Personality;
+use crate::config::{GnuCompat, Personality};
 use std::ffi::OsString;
 
 /// One option as read, in command-line order.
@@ -131,17 +130,17 @@ fn make(long: &'static str, value: Option<String>) -> Opt {
 pub fn scan<E: From<GetoptError>>(
     p: Personality,
     compat: GnuCompat,
+    posixly_correct: bool,
     args: &[OsString],
     mut visit: impl FnMut(&Opt) -> Result<bool, E>,
 ) -> Result<Scanned, E> {
     let table = long_options(p, compat);
-    let posixly_correct = std::env::var_os("POSIXLY_CORRECT").is_some();
     let mut out = Scanned::default();
     let mut i = 1;
     let mut only_operands = false;
     while i < args.len() {
         let raw = &args[i];
-        let a = super::lossless(raw);
+        let a = crate::text::lossless(raw);
         i += 1;
         if only_operands || a == "-" || !a.starts_with('-') {
             out.operands.push(raw.clone());
@@ -178,7 +177,7 @@ pub fn scan<E: From<GetoptError>>(
                     Some(v) => v,
                     None if i < args.len() => {
                         i += 1;
-                        super::lossless(&args[i - 1])
+                        crate::text::lossless(&args[i - 1])
                     }
                     None => return Err(GetoptError(format!("option '--{long}' requires an argument")).into()),
                 };
@@ -208,7 +207,7 @@ pub fn scan<E: From<GetoptError>>(
                     k = chars.len();
                 } else if i < args.len() {
                     i += 1;
-                    found.push(make(long, Some(super::lossless(&args[i - 1]))));
+                    found.push(make(long, Some(crate::text::lossless(&args[i - 1]))));
                 } else {
                     cluster_error = Some(GetoptError(format!("option requires an argument -- '{c}'")));
                 }
@@ -236,7 +235,7 @@ mod tests {
     fn run(p: Personality, args: &[&str]) -> Result<Scanned, GetoptError> {
         let mut v = vec![OsString::from("prog")];
         v.extend(args.iter().map(OsString::from));
-        scan::<GetoptError>(p, GnuCompat::V9_1, &v, |_| Ok(false))
+        scan::<GetoptError>(p, GnuCompat::V9_1, false, &v, |_| Ok(false))
     }
 
     // Expected messages are GNU coreutils 9.1's (glibc getopt_long).

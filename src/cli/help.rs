@@ -2,8 +2,7 @@
 //! by hand in GNU coreutils' layout (GNU's own tests read it: e.g. the
 //! `cksum --help` DIGEST list). The native `mhash` face uses clap's help.
 
-use super::GnuCompat;
-use super::personality::Personality;
+use crate::config::{GnuCompat, Personality};
 
 /// What `--help` prints under a GNU name; `prog` is `argv[0]` as invoked
 /// (GNU prints `program_name` in the Usage line).

@@ -11,9 +11,10 @@
 //! kept per thread), [`super::read_size`] bytes each, whatever the file
 //! sizes.
 
-use super::{Digested, InputOpts, IoMode, ReadBuf, mapped};
+use super::{Digested, InputOpts, ReadBuf, mapped};
 use crate::algo::Algorithm;
 use crate::algo::lanes::{LaneInput, Lanes, MAX_LANES, lane_kernel};
+use crate::config::IoMode;
 use crate::sched::Deliver;
 use std::cell::RefCell;
 use std::ffi::OsStr;

@@ -16,7 +16,7 @@
 //! (the default: the process dies as it would have).
 
 use crate::algo::{AlgoKind, Algorithm, Hasher};
-use crate::io::IoMode;
+use crate::config::IoMode;
 use std::fs::File;
 use std::io;
 

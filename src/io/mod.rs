@@ -15,6 +15,7 @@ mod split;
 pub use fanout::Multi;
 
 use crate::algo::{Algorithm, Hasher};
+use crate::config::IoMode;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
@@ -75,42 +76,27 @@ impl ReadBuf {
     }
 }
 
-/// The read size in bytes: [`READ_BUF_LEN`], or `MHASH_READ_SIZE` (bytes,
-/// rounded down to whole 4 KiB pages, 4 KiB..=16 MiB) for benchmarking.
+static READ_SIZE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
+/// The read size in bytes: [`READ_BUF_LEN`], or what [`set_read_size`]
+/// chose (`MHASH_READ_SIZE`, for benchmarking); without a call, the first
+/// use reads `MHASH_READ_SIZE` from this process's environment.
 pub fn read_size() -> usize {
-    static SIZE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *SIZE.get_or_init(|| {
-        std::env::var("MHASH_READ_SIZE")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .map_or(READ_BUF_LEN, |n| n.clamp(4096, 16 << 20) / 4096 * 4096)
+    *READ_SIZE.get_or_init(|| {
+        let v = std::env::var("MHASH_READ_SIZE").ok();
+        clamp_read_size(v.and_then(|v| v.trim().parse::<usize>().ok()))
     })
 }
 
-/// How regular files are read (`--io`, `MHASH_IO`). Standard input, pipes,
-/// FIFOs and devices are always streamed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum IoMode {
-    /// Map a file where the benchmark showed mapping wins for that
-    /// algorithm and size (`mapped::should_map`: on this machine, no algorithm); else read.
-    #[default]
-    Auto,
-    /// Always `read(2)` into the reused buffer.
-    Read,
-    /// Map every regular file that can be mapped (a bounded window at a time).
-    Mmap,
+/// Sets the read size once per process, before the first buffer is made:
+/// `bytes` rounded down to whole 4 KiB pages, 4 KiB..=16 MiB; `None` =
+/// [`READ_BUF_LEN`]. Later calls change nothing.
+pub fn set_read_size(bytes: Option<usize>) {
+    let _ = READ_SIZE.set(clamp_read_size(bytes));
 }
 
-impl IoMode {
-    /// Parses `auto`, `read` or `mmap`.
-    pub fn from_name(s: &str) -> Option<IoMode> {
-        match s {
-            "auto" => Some(IoMode::Auto),
-            "read" => Some(IoMode::Read),
-            "mmap" => Some(IoMode::Mmap),
-            _ => None,
-        }
-    }
+fn clamp_read_size(bytes: Option<usize>) -> usize {
+    bytes.map_or(READ_BUF_LEN, |n| n.clamp(4096, 16 << 20) / 4096 * 4096)
 }
 
 /// The digest of one input, its length in bytes, and how it was read.

@@ -18,8 +18,9 @@
 //! byte values, so no name is ever altered. Fields that do not apply are
 //! left out rather than `null`.
 
+use super::{Console, LineAt, Verdict};
 use crate::algo::Algorithm;
-use crate::output::Encoding;
+use crate::config::Encoding;
 use serde::Serialize;
 
 /// A file name: a string when it is valid UTF-8, else its bytes.
@@ -51,17 +52,6 @@ struct HashRecord<'a> {
     error: Option<String>,
 }
 
-fn digest_text(digest: &[u8], encoding: Encoding) -> String {
-    let mut v = Vec::new();
-    let enc = if encoding == Encoding::Base64 {
-        Encoding::Base64
-    } else {
-        Encoding::Hex
-    };
-    crate::output::encode_digest(&mut v, digest, enc);
-    String::from_utf8(v).unwrap_or_default()
-}
-
 /// Appends the hash-mode record for `name` and a newline to `out`: the
 /// digest (hex, or base64 with `--base64`) and size in bytes on success,
 /// else the error.
@@ -77,7 +67,7 @@ pub fn hash_record(
             path: Name::new(name),
             size: Some(size),
             algorithm: algo.name(),
-            digest: Some(digest_text(digest, encoding)),
+            digest: Some(super::digest_text(digest, encoding)),
             error: None,
         },
         Err(e) => HashRecord {
@@ -140,6 +130,67 @@ pub fn check_record(
         error,
     };
     write_line(out, &rec);
+}
+
+/// `--json` in hash mode: a record per digest, and one per algorithm for
+/// an input that could not be read (after GNU's diagnostic).
+pub(super) struct JsonHash {
+    pub(super) encoding: Encoding,
+    pub(super) line: Vec<u8>,
+}
+
+impl super::HashReport for JsonHash {
+    fn digest(&mut self, con: &mut Console, name: &[u8], algo: Algorithm, digest: &[u8], size: u64) {
+        self.line.clear();
+        hash_record(&mut self.line, name, algo, Ok((digest, size)), self.encoding);
+        con.write_out(&self.line);
+    }
+    fn error(&mut self, con: &mut Console, name: &[u8], algos: &[Algorithm], e: &std::io::Error) {
+        con.error_io(name, e);
+        for &algo in algos {
+            self.line.clear();
+            hash_record(&mut self.line, name, algo, Err(e), self.encoding);
+            con.write_out(&self.line);
+        }
+    }
+}
+
+/// `--json` in check mode: a record per checksum line (`--quiet` leaves
+/// out the `ok` ones).
+pub(super) struct JsonCheck {
+    pub(super) quiet: bool,
+}
+
+impl super::CheckReport for JsonCheck {
+    fn verified(&mut self, con: &mut Console, at: LineAt<'_>, name: &[u8], algo: Algorithm, v: Verdict<'_>) {
+        let (outcome, error) = match v {
+            Verdict::Ok if self.quiet => return,
+            Verdict::Ok => (Outcome::Ok, None),
+            Verdict::Mismatch => (Outcome::Mismatch, None),
+            Verdict::Unreadable(e) => (Outcome::Unreadable, Some(crate::os::strerror(e))),
+        };
+        let mut out = Vec::new();
+        check_record(
+            &mut out,
+            at.checksum_file,
+            at.line,
+            Some((name, algo)),
+            outcome,
+            error,
+        );
+        con.write_out(&out);
+    }
+    fn misformatted(&mut self, con: &mut Console, at: LineAt<'_>, ambiguous: bool) {
+        let (outcome, error) = if ambiguous {
+            let e = "the digest length fits several algorithms; use -a ALGO";
+            (Outcome::Ambiguous, Some(e.to_string()))
+        } else {
+            (Outcome::Malformed, None)
+        };
+        let mut out = Vec::new();
+        check_record(&mut out, at.checksum_file, at.line, None, outcome, error);
+        con.write_out(&out);
+    }
 }
 
 fn write_line<T: Serialize>(out: &mut Vec<u8>, rec: &T) {

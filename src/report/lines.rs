@@ -1,50 +1,13 @@
-//! Output: the only place that formats checksum lines. Pure functions that
+//! Checksum lines: the only place that formats them. Pure functions that
 //! append one record's bytes to a buffer: GNU untagged (`HEX  NAME`, `*` for
 //! binary), BSD tagged (`TAG (NAME) = HEX`), GNU cksum's legacy
 //! `CHECKSUM SIZE NAME` for the CRC and sum algorithms, NUL-terminated
 //! (`-z`), base64 and raw digests, with GNU's file-name escaping.
 
 use crate::algo::{AlgoKind, Algorithm};
+use crate::config::{Encoding, Format, Style};
 use crate::text::escape;
 use base64::Engine as _;
-
-/// Which line layout to print.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
-    /// `DIGEST  NAME` (GNU sha*sum default; `cksum --untagged`).
-    Untagged,
-    /// `TAG (NAME) = DIGEST` (`--tag`; GNU cksum default).
-    Tagged,
-}
-
-/// How the digest itself is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Encoding {
-    /// Lower-case hexadecimal (the default).
-    Hex,
-    /// Standard base64 with padding (`cksum --base64`, GNU 9.2+).
-    Base64,
-    /// The digest bytes alone, no name, no newline (`cksum --raw`).
-    Raw,
-}
-
-/// Everything that decides how one record is printed.
-#[derive(Clone, Copy, Debug)]
-pub struct Format {
-    /// Untagged or tagged (ignored by the legacy CRC/sum algorithms).
-    pub style: Style,
-    /// Print the `*` binary-mode marker in untagged lines.
-    pub binary: bool,
-    /// End records with NUL instead of LF and do not escape names (`-z`).
-    pub zero: bool,
-    /// Digest encoding.
-    pub encoding: Encoding,
-    /// Legacy (CRC/sum) lines carry the name only when files were named on
-    /// the command line (GNU cksum prints `CRC SIZE` for bare stdin).
-    pub legacy_name: bool,
-    /// Digest only, no name (b3sum `--no-names`).
-    pub no_names: bool,
-}
 
 /// Appends the text form of `digest` (hex or base64) to `out`.
 pub fn encode_digest(out: &mut Vec<u8>, digest: &[u8], encoding: Encoding) {
@@ -134,6 +97,25 @@ pub fn format_record(
         }
     }
     out.push(delim);
+}
+
+/// Checksum lines as [`Format`] says (GNU untagged, BSD tagged, legacy
+/// CRC/sum, b3sum's `--no-names`), and GNU's diagnostic for an input that
+/// could not be read.
+pub(super) struct Lines {
+    pub(super) format: Format,
+    pub(super) line: Vec<u8>,
+}
+
+impl super::HashReport for Lines {
+    fn digest(&mut self, con: &mut super::Console, name: &[u8], algo: Algorithm, digest: &[u8], size: u64) {
+        self.line.clear();
+        format_record(&mut self.line, algo, digest, size, name, &self.format);
+        con.write_out(&self.line);
+    }
+    fn error(&mut self, con: &mut super::Console, name: &[u8], _: &[Algorithm], e: &std::io::Error) {
+        con.error_io(name, e);
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,77 @@
+//! The counts of one checksum file, its verdict, and GNU's summary of it
+//! on standard error (coreutils digest.c `digest_check`).
+
+use crate::config::{CheckJob, Verbosity};
+use crate::report::Console;
+use crate::text::quote;
+
+/// Counts for one checksum file, and whether anything matched.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Improperly formatted lines (ambiguous ones included).
+    pub misformatted: u64,
+    /// mhash: lines whose algorithm could not be told (also misformatted).
+    pub ambiguous: u64,
+    /// Listed files that could not be opened or read.
+    pub open_failures: u64,
+    /// Listed files whose digest differed.
+    pub mismatched: u64,
+    /// At least one line was a checksum line.
+    pub properly_formatted: bool,
+    /// At least one listed file matched.
+    pub matched: bool,
+}
+
+impl Tally {
+    /// True when GNU counts the checksum file as passed: something was
+    /// verified and matched, nothing failed, and (`--strict`) no line was
+    /// improperly formatted; mhash also fails an ambiguous line.
+    pub fn passed(&self, strict: bool) -> bool {
+        self.properly_formatted
+            && self.matched
+            && self.mismatched == 0
+            && self.open_failures == 0
+            && self.ambiguous == 0
+            && (!strict || self.misformatted == 0)
+    }
+
+    /// GNU's summary after the checksum file shown as `display`: "no
+    /// properly formatted checksum lines found", or (unless `--status`)
+    /// a WARNING line per kind of failure and "no file was verified"
+    /// under `--ignore-missing`.
+    pub fn summarize(&self, con: &mut Console, job: &CheckJob, display: &[u8]) {
+        let named = |what: &[u8]| [&quote::quotef(display)[..], what].concat();
+        if !self.properly_formatted {
+            con.error_msg(&named(b": no properly formatted checksum lines found"));
+            return;
+        }
+        if job.verbosity == Verbosity::Status {
+            return;
+        }
+        for (n, one, many) in [
+            (
+                self.misformatted,
+                "line is improperly formatted",
+                "lines are improperly formatted",
+            ),
+            (
+                self.open_failures,
+                "listed file could not be read",
+                "listed files could not be read",
+            ),
+            (
+                self.mismatched,
+                "computed checksum did NOT match",
+                "computed checksums did NOT match",
+            ),
+        ] {
+            if n != 0 {
+                let what = if n == 1 { one } else { many };
+                con.error_msg(format!("WARNING: {n} {what}").as_bytes());
+            }
+        }
+        if job.ignore_missing && !self.matched {
+            con.error_msg(&named(b": no file was verified"));
+        }
+    }
+}

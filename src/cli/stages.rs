@@ -1,0 +1,618 @@
+//! From `argv` to a [`Config`], in the stages GNU's `main` has (as
+//! ripgrep's `LowArgs` -> `HiArgs`):
+//!
+//! 1. [`lower`]: the getopt walk (GNU names) or clap's matches (the native
+//!    face) into [`LowArgs`], the options in command-line order, with
+//!    GNU's immediate checks (`-a`, `-l`, `--help`, `--version`) made as
+//!    they are read;
+//! 2. [`replay`]: GNU's option loop over them, into [`Typed`] (what was
+//!    typed, `Option`s where GNU keeps `-1` sentinels);
+//! 3. [`resolve_algorithm`] and [`post_checks`]: GNU's post-parse checks,
+//!    in GNU's order;
+//! 4. [`build`]: the [`Config`] with its one [`Job`].
+
+use super::{
+    AlgoChoice, Native, check_algorithm, check_length_syntax, choice_from_name, command, events, help,
+    not_multiple_of_8, parse_length, too_long,
+};
+use crate::algo::{AlgoKind, Algorithm};
+use crate::config::{
+    CheckJob, Common, Config, Dialect, Encoding, Format, GnuCompat, HashJob, InputList, IoMode, Job,
+    Personality, ProgressMode, StatusNames, Style, Verbosity,
+};
+use crate::env::Env;
+use crate::error::Error;
+use crate::text::lossless;
+use getopt::Opt;
+use std::ffi::OsString;
+
+use super::getopt;
+
+/// Parses `args` (`args[0]` is `argv[0]`) for personality `p`, with the
+/// environment `env`.
+///
+/// # Errors
+/// [`Error::Usage`] with GNU's wording for every invalid command line.
+pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, Error> {
+    let compat = match GnuCompat::from_value(env.gnu_compat.as_deref()) {
+        Ok(c) => c,
+        Err((c, warning)) => {
+            eprintln!("{warning}");
+            c
+        }
+    };
+    let prog = args
+        .first()
+        .map(|a| lossless(a))
+        .unwrap_or_else(|| p.name().to_string());
+    let common = Common {
+        personality: p,
+        prog,
+        compat,
+        jobs: env
+            .jobs
+            .as_deref()
+            .and_then(|v| v.trim().parse::<u16>().ok())
+            .map_or(0, usize::from),
+        io: env.io.as_deref().and_then(IoMode::from_name).unwrap_or_default(),
+        read_size: env
+            .read_size
+            .as_deref()
+            .and_then(|v| v.trim().parse::<usize>().ok()),
+        progress: if p.is_gnu() {
+            ProgressMode::Never
+        } else {
+            ProgressMode::Auto
+        },
+    };
+    if p == Personality::B3sum {
+        return super::b3sum::parse(common, args);
+    }
+    if p == Personality::Mhash
+        && let Some(job) = super::special_command(&args)
+    {
+        return Ok(Config { common, job: job? });
+    }
+    let low = lower(&common, env, &args)?;
+    if low.report {
+        let job = Job::Backends(low.print.unwrap_or_default());
+        return Ok(Config { common, job });
+    }
+    if let Some(text) = low.print {
+        return Ok(Config {
+            common,
+            job: Job::Print(text),
+        });
+    }
+    let typed = replay(p, &low.opts);
+    let old = compat == GnuCompat::V9_1 && p.is_gnu();
+    let algo = resolve_algorithm(p, old, &typed)?;
+    post_checks(p, old, &typed, algo, &low)?;
+    Ok(build(common, low, typed, algo))
+}
+
+/// Stage 1: what was typed, in command-line order.
+struct LowArgs {
+    /// The options, in order (values not yet applied).
+    opts: Vec<Opt>,
+    operands: Vec<OsString>,
+    native: Native,
+    /// `-j N` (mhash).
+    jobs: Option<usize>,
+    /// `--io HOW` (mhash).
+    io: Option<IoMode>,
+    /// `--help` / `--version`: the text to print.
+    print: Option<String>,
+    /// `--backends`, or `--version --verbose` (mhash).
+    report: bool,
+}
+
+/// Stage 1: the getopt walk (GNU names) or clap (native face), with the
+/// checks GNU makes as it reads each option.
+fn lower(common: &Common, env: &Env, args: &[OsString]) -> Result<LowArgs, Error> {
+    let (p, compat) = (common.personality, common.compat);
+    let old = compat == GnuCompat::V9_1 && p.is_gnu();
+    let mut print: Option<String> = None;
+    let mut immediate = |o: &Opt| -> Result<bool, Error> {
+        match o {
+            Opt::Algorithm(v) => check_algorithm(p, compat, v)?,
+            Opt::Length(v) => check_length_syntax(v, old)?,
+            Opt::Flag("binary" | "text") if old && p == Personality::Cksum => {
+                return Err(Error::Usage {
+                    msg: None,
+                    detail: None,
+                    try_help: true,
+                });
+            }
+            Opt::Flag("help") => {
+                print = Some(if p == Personality::Mhash {
+                    command(p).render_help().to_string()
+                } else {
+                    help::gnu_help(p, &common.prog, compat)
+                });
+                return Ok(true);
+            }
+            Opt::Flag("version") => {
+                print = Some(help::gnu_version(p, compat));
+                return Ok(true);
+            }
+            _ => {}
+        }
+        Ok(false)
+    };
+    if p.is_gnu() {
+        let s = getopt::scan(p, compat, env.posixly_correct, args, &mut immediate)?;
+        let native = Native {
+            progress: ProgressMode::Never,
+            ..Native::default()
+        };
+        return Ok(LowArgs {
+            opts: s.opts,
+            operands: s.operands,
+            native,
+            jobs: None,
+            io: None,
+            print,
+            report: false,
+        });
+    }
+    let m = command(p).try_get_matches_from(args).map_err(|e| {
+        let text = e.to_string();
+        let first = text.lines().next().unwrap_or("invalid usage");
+        Error::usage(first.trim_start_matches("error: ").to_string())
+    })?;
+    let opts = events(&m);
+    for o in &opts {
+        if immediate(o)? {
+            break;
+        }
+    }
+    let native = if print.is_none() {
+        Native::from_matches(&m)?
+    } else {
+        Native::default()
+    };
+    let backends = m.get_flag("backends");
+    let report = backends || (m.get_flag("verbose") && m.get_flag("version"));
+    if backends && !m.get_flag("version") {
+        print = None;
+    }
+    Ok(LowArgs {
+        opts,
+        operands: m
+            .get_many::<OsString>("files")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
+        native,
+        jobs: m.get_one::<u16>("jobs").map(|&j| usize::from(j)),
+        io: m
+            .get_one::<String>("io")
+            .map(|v| IoMode::from_name(v).unwrap_or_default()),
+        print,
+        report,
+    })
+}
+
+/// Stage 2: GNU's option loop, replayed in command-line order.
+#[derive(Debug)]
+struct Typed {
+    /// `-a`, the last one.
+    choice: Option<AlgoChoice>,
+    /// `-a md5,sha256`: every algorithm after the first (mhash only).
+    more_kinds: Vec<AlgoKind>,
+    untagged_explicit: bool,
+    /// `-l`: the value and how it was spelled.
+    length: Option<(u64, String)>,
+    /// `-b` (true) / `-t` (false); `--untagged` after `--tag` unsets it.
+    binary: Option<bool>,
+    /// `--tag` (true) / `--untagged` (false).
+    tag: Option<bool>,
+    tag_explicit: bool,
+    verbosity: Verbosity,
+    check: bool,
+    strict: bool,
+    ignore_missing: bool,
+    zero: bool,
+    base64: bool,
+    raw: bool,
+    debug: bool,
+}
+
+/// Stage 2: applies the options in order, as GNU's `while (getopt_long
+/// ...)` loop does (later ones override earlier ones).
+fn replay(p: Personality, opts: &[Opt]) -> Typed {
+    let mut t = Typed {
+        choice: None,
+        more_kinds: Vec::new(),
+        untagged_explicit: false,
+        length: None,
+        binary: None,
+        tag: None,
+        tag_explicit: false,
+        verbosity: Verbosity::Normal,
+        check: false,
+        strict: false,
+        ignore_missing: false,
+        zero: false,
+        base64: false,
+        raw: false,
+        debug: false,
+    };
+    for o in opts {
+        match o {
+            Opt::Algorithm(v) => {
+                t.more_kinds.clear();
+                if p == Personality::Mhash && v.contains(',') {
+                    let mut kinds = Vec::new();
+                    for part in v.split(',') {
+                        if let Some(AlgoChoice::Kind(k)) = choice_from_name(part)
+                            && !kinds.contains(&k)
+                        {
+                            kinds.push(k);
+                        }
+                    }
+                    t.choice = kinds.first().map(|&k| AlgoChoice::Kind(k));
+                    t.more_kinds = kinds.split_off(1.min(kinds.len()));
+                } else {
+                    t.choice = choice_from_name(v);
+                }
+            }
+            Opt::Length(v) => t.length = Some((parse_length(v).unwrap_or(0), v.clone())),
+            Opt::Flag(f) => match *f {
+                "binary" => t.binary = Some(true),
+                "text" => t.binary = Some(false),
+                "check" => t.check = true,
+                "quiet" => t.verbosity = Verbosity::Quiet,
+                "status" => t.verbosity = Verbosity::Status,
+                "warn" => t.verbosity = Verbosity::Warn,
+                "strict" => t.strict = true,
+                "ignore-missing" => t.ignore_missing = true,
+                "tag" => {
+                    t.tag = Some(true);
+                    t.binary = Some(true);
+                    t.tag_explicit = true;
+                }
+                "untagged" => {
+                    t.untagged_explicit = true;
+                    if t.tag == Some(true) {
+                        t.binary = None;
+                    }
+                    t.tag = Some(false);
+                }
+                "zero" => t.zero = true,
+                "base64" => t.base64 = true,
+                "raw" => t.raw = true,
+                "debug" => t.debug = true,
+                _ => {}
+            },
+        }
+    }
+    t
+}
+
+/// The algorithm a personality uses without `-a`.
+fn default_choice(p: Personality) -> AlgoChoice {
+    match p.fixed_algorithm() {
+        Some(a) => AlgoChoice::Kind(a.kind),
+        None if p == Personality::Cksum => AlgoChoice::Kind(AlgoKind::Crc),
+        None => AlgoChoice::Kind(AlgoKind::Sha256),
+    }
+}
+
+/// Stage 3: the algorithm and its length, with GNU's checks of `-l`
+/// (`old`: GNU 9.1's order and messages).
+fn resolve_algorithm(p: Personality, old: bool, t: &Typed) -> Result<Algorithm, Error> {
+    let choice = t.choice.unwrap_or_else(|| default_choice(p));
+    let len_bits = t.length.as_ref().map_or(0, |(n, _)| *n);
+    let len_str = t.length.as_ref().map(|(_, s)| s.as_str()).unwrap_or_default();
+    if old {
+        // GNU 9.1: "--length is only supported" comes before the range check.
+        if len_bits != 0 && choice != AlgoChoice::Kind(AlgoKind::Blake2b) {
+            return Err(Error::fatal(
+                "--length is only supported with --algorithm=blake2b",
+            ));
+        }
+        if len_bits > 512 {
+            return Err(too_long(len_str));
+        }
+        return Ok(match choice {
+            AlgoChoice::Kind(AlgoKind::Blake2b) => {
+                Algorithm::blake2b(if len_bits == 0 { 512 } else { len_bits as u32 })
+            }
+            AlgoChoice::Kind(k) => Algorithm::new(k),
+            // 9.1 has no sha2/sha3 choice (check_algorithm rejects them).
+            _ => Algorithm::new(AlgoKind::Sha256),
+        });
+    }
+    match choice {
+        AlgoChoice::Sha2 | AlgoChoice::Sha3 => family_member(choice, t, len_bits, len_str),
+        AlgoChoice::Kind(k) if !t.more_kinds.is_empty() => {
+            if len_bits != 0 {
+                return Err(Error::fatal("--length is not supported with several algorithms"));
+            }
+            Ok(Algorithm::new(k))
+        }
+        AlgoChoice::Kind(AlgoKind::Blake3) => {
+            // BLAKE3's XOF: any whole number of bytes (mhash -l is in bits,
+            // as for BLAKE2b).
+            if !len_bits.is_multiple_of(8) {
+                return Err(not_multiple_of_8(len_str));
+            }
+            if len_bits / 8 > crate::algo::BLAKE3_MAX_BYTES {
+                return Err(Error::fatal(format!(
+                    "invalid length: {}\nmaximum digest length for {} is {} bits",
+                    super::lq(len_str),
+                    super::lq("BLAKE3"),
+                    crate::algo::BLAKE3_MAX_BYTES * 8
+                )));
+            }
+            Ok(Algorithm::blake3(if len_bits == 0 { 32 } else { len_bits / 8 }))
+        }
+        AlgoChoice::Kind(k) => {
+            let natural = p == Personality::Mhash && len_bits == u64::from(k.max_bits());
+            if len_bits != 0 && k != AlgoKind::Blake2b && p.takes_algorithm() && !natural {
+                return Err(Error::fatal(
+                    "--length is only supported with --algorithm blake2b, sha2, or sha3",
+                ));
+            }
+            if len_bits > 512 {
+                return Err(too_long(len_str));
+            }
+            if !len_bits.is_multiple_of(8) {
+                return Err(not_multiple_of_8(len_str));
+            }
+            Ok(if k == AlgoKind::Blake2b {
+                Algorithm::blake2b(if len_bits == 0 { 512 } else { len_bits as u32 })
+            } else {
+                Algorithm::new(k)
+            })
+        }
+    }
+}
+
+/// `-a sha2` / `-a sha3` with `-l` (GNU 9.8+): the member of that length;
+/// without `-l`, 512 bits (check mode only: hash mode requires `-l`).
+fn family_member(choice: AlgoChoice, t: &Typed, len_bits: u64, len_str: &str) -> Result<Algorithm, Error> {
+    let sha2 = choice == AlgoChoice::Sha2;
+    let (name, tag) = if sha2 { ("sha2", "SHA2") } else { ("sha3", "SHA3") };
+    if t.length.is_none() && !t.check {
+        return Err(Error::fatal(format!(
+            "--algorithm={name} requires specifying --length 224, 256, 384, or 512"
+        )));
+    }
+    let bits = if t.length.is_none() { 512 } else { len_bits };
+    if !matches!(bits, 224 | 256 | 384 | 512) {
+        return Err(Error::fatal(format!(
+            "invalid length: {}\ndigest length for {} must be 224, 256, 384, or 512",
+            super::lq(len_str),
+            super::lq(tag)
+        )));
+    }
+    let kind = match (sha2, bits) {
+        (true, 224) => AlgoKind::Sha224,
+        (true, 256) => AlgoKind::Sha256,
+        (true, 384) => AlgoKind::Sha384,
+        (true, _) => AlgoKind::Sha512,
+        (false, 224) => AlgoKind::Sha3_224,
+        (false, 256) => AlgoKind::Sha3_256,
+        (false, 384) => AlgoKind::Sha3_384,
+        (false, _) => AlgoKind::Sha3_512,
+    };
+    Ok(Algorithm::new(kind))
+}
+
+/// Stage 3: GNU's post-parse checks of option combinations, in GNU's
+/// order (coreutils cksum.c `main`), then the native face's own.
+fn post_checks(p: Personality, old: bool, t: &Typed, algo: Algorithm, low: &LowArgs) -> Result<(), Error> {
+    if t.check && algo.kind.is_legacy() && (t.choice.is_some() || p != Personality::Cksum) {
+        return Err(Error::fatal(if old {
+            "--check is not supported with --algorithm={bsd,sysv,crc}"
+        } else {
+            "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}"
+        }));
+    }
+    if t.base64 && t.raw {
+        return Err(Error::usage("--base64 and --raw are mutually exclusive"));
+    }
+    let tagged = t.tag.unwrap_or(p == Personality::Cksum);
+    if tagged && t.binary == Some(false) {
+        return Err(Error::usage(if p == Personality::Cksum {
+            "--text mode is only supported with --untagged"
+        } else {
+            "--tag does not support --text mode"
+        }));
+    }
+    if t.zero && t.check {
+        return Err(Error::usage(
+            "the --zero option is not supported when verifying checksums",
+        ));
+    }
+    if t.check && tagged && p != Personality::Cksum && t.tag_explicit {
+        return Err(Error::usage(
+            "the --tag option is meaningless when verifying checksums",
+        ));
+    }
+    if t.check && t.binary.is_some() && !(old && p == Personality::Cksum) {
+        return Err(Error::usage(
+            "the --binary and --text options are meaningless when verifying checksums",
+        ));
+    }
+    if !t.check {
+        for (on, name) in [
+            (t.ignore_missing, "ignore-missing"),
+            (t.verbosity == Verbosity::Status, "status"),
+            (t.verbosity == Verbosity::Warn, "warn"),
+            (t.verbosity == Verbosity::Quiet, "quiet"),
+            (t.strict, "strict"),
+        ] {
+            if on {
+                return Err(Error::usage(format!(
+                    "the --{name} option is meaningful only when verifying checksums"
+                )));
+            }
+        }
+    }
+    native_checks(t, low)
+}
+
+/// The native face's own checks, after GNU's.
+fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
+    let native = &low.native;
+    if t.check && native.walk.is_some() {
+        return Err(Error::usage(
+            "the --recursive option is meaningful only when hashing",
+        ));
+    }
+    if native.json && t.raw {
+        return Err(Error::usage("--json and --raw are mutually exclusive"));
+    }
+    if native.install_links.is_some() && !low.operands.is_empty() {
+        return Err(Error::usage("--install-links takes no FILE operands"));
+    }
+    let many = low.operands.len() > 1 || native.walk.is_some() || !native.files_from.is_empty();
+    if t.raw && many {
+        return Err(Error::fatal(
+            "the --raw option is not supported with multiple files",
+        ));
+    }
+    if !t.more_kinds.is_empty() && !t.check {
+        if t.tag == Some(false) && t.untagged_explicit {
+            return Err(Error::usage(
+                "--untagged is not supported with several algorithms (each line names its algorithm)",
+            ));
+        }
+        if t.raw {
+            return Err(Error::usage("--raw is not supported with several algorithms"));
+        }
+    }
+    Ok(())
+}
+
+/// Stage 4: the configuration, with the one job the options ask for.
+fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm) -> Config {
+    let p = common.personality;
+    common.jobs = low.jobs.unwrap_or(common.jobs);
+    common.io = low.io.unwrap_or(common.io);
+    common.progress = low.native.progress;
+    let native = low.native;
+    if let Some((dir, force)) = native.install_links {
+        return Config {
+            common,
+            job: Job::InstallLinks { dir, force },
+        };
+    }
+    let files_given = !low.operands.is_empty() || !native.files_from.is_empty();
+    let mut files = low.operands;
+    if files.is_empty() && native.files_from.is_empty() {
+        files.push(OsString::from("-"));
+    }
+    let inputs = InputList {
+        files,
+        files_from: native.files_from,
+        null: native.null,
+        walk: native.walk,
+    };
+    let encoding = if t.raw {
+        Encoding::Raw
+    } else if t.base64 {
+        Encoding::Base64
+    } else {
+        Encoding::Hex
+    };
+    if t.check {
+        let job = check_job(&common, &t, algo, native.json, inputs);
+        return Config {
+            common,
+            job: Job::Check(job),
+        };
+    }
+    // Several algorithms: each line names its algorithm.
+    let tagged = !t.more_kinds.is_empty() || t.tag.unwrap_or(p == Personality::Cksum);
+    let mut algos = vec![algo];
+    algos.extend(t.more_kinds.iter().map(|&k| Algorithm::new(k)));
+    let job = HashJob {
+        algos,
+        format: Format {
+            style: if tagged { Style::Tagged } else { Style::Untagged },
+            binary: t.binary == Some(true),
+            zero: t.zero,
+            encoding,
+            legacy_name: files_given,
+            no_names: false,
+        },
+        json: native.json,
+        debug: t.debug,
+        inputs,
+    };
+    Config {
+        common,
+        job: Job::Hash(job),
+    }
+}
+
+/// The check job: the algorithm (or family) the lines may use, and what
+/// the personality and GNU release make of them.
+fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: InputList) -> CheckJob {
+    let p = common.personality;
+    let family = match t.choice {
+        Some(AlgoChoice::Sha2) if t.length.is_none() => {
+            vec![
+                AlgoKind::Sha224,
+                AlgoKind::Sha256,
+                AlgoKind::Sha384,
+                AlgoKind::Sha512,
+            ]
+        }
+        Some(AlgoChoice::Sha3) if t.length.is_none() => {
+            vec![
+                AlgoKind::Sha3_224,
+                AlgoKind::Sha3_256,
+                AlgoKind::Sha3_384,
+                AlgoKind::Sha3_512,
+            ]
+        }
+        _ if !t.more_kinds.is_empty() => {
+            let mut v = vec![algo.kind];
+            v.extend(&t.more_kinds);
+            v
+        }
+        _ => Vec::new(),
+    };
+    let algo = if (t.choice.is_none() && p.takes_algorithm()) || !family.is_empty() {
+        None
+    } else {
+        Some(algo)
+    };
+    CheckJob {
+        algo,
+        family,
+        length_given: t.length.as_ref().is_some_and(|(n, _)| *n != 0),
+        dialect: dialect(p),
+        gnu_level: crate::check::rules::gnu_level(common.compat == GnuCompat::V9_1),
+        base64: common.compat >= GnuCompat::V9_4 || p == Personality::Mhash,
+        names: status_names(common.compat),
+        verbosity: t.verbosity,
+        strict: t.strict,
+        ignore_missing: t.ignore_missing,
+        json,
+        checksum_files: files,
+    }
+}
+
+/// The checksum-line dialect of a personality.
+pub(super) fn dialect(p: Personality) -> Dialect {
+    match p {
+        Personality::Mhash => Dialect::Native,
+        Personality::Cksum => Dialect::Cksum,
+        _ => Dialect::Single,
+    }
+}
+
+/// How a GNU release shows names in check-mode status lines.
+pub(super) fn status_names(compat: GnuCompat) -> StatusNames {
+    match compat {
+        GnuCompat::V9_1 => StatusNames::EscapeNewline,
+        GnuCompat::V9_4 => StatusNames::Escape,
+        GnuCompat::V9_11 => StatusNames::ShellQuote,
+    }
+}

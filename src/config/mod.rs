@@ -1,0 +1,292 @@
+//! The configuration: what a run does, validated. The CLI layer
+//! ([`crate::cli`]) builds it from `argv` and the environment
+//! ([`crate::env::Env`]); [`crate::app`] runs it. A [`Config`] is the
+//! settings every job shares ([`Common`]) and one [`Job`], each job holding
+//! only what it needs.
+//!
+//! It imports the algorithm registry and the walk's options only.
+
+mod personality;
+
+pub use personality::Personality;
+
+use crate::algo::{AlgoKind, Algorithm};
+use std::ffi::OsString;
+
+/// Everything a run needs, validated.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// What every job shares.
+    pub common: Common,
+    /// What the run does.
+    pub job: Job,
+}
+
+/// The settings every job shares.
+#[derive(Clone, Debug)]
+pub struct Common {
+    /// Which tool mhash is being.
+    pub personality: Personality,
+    /// `argv[0]` as invoked: the prefix of every diagnostic (GNU's
+    /// `program_name`), as [`crate::text::lossless`] text.
+    pub prog: String,
+    /// The GNU release whose differences are reproduced.
+    pub compat: GnuCompat,
+    /// Worker threads (`-j N`, else `MHASH_JOBS`); 0 = one per core.
+    pub jobs: usize,
+    /// How files are read (`--io`, else `MHASH_IO`; default auto).
+    pub io: IoMode,
+    /// The read size in bytes (`MHASH_READ_SIZE`, for benchmarking), or
+    /// `None` for the I/O layer's default.
+    pub read_size: Option<usize>,
+    /// When a progress bar may show; always `Never` under GNU names.
+    pub progress: ProgressMode,
+}
+
+/// What the run does.
+#[derive(Clone, Debug)]
+pub enum Job {
+    /// Print a checksum line per input.
+    Hash(HashJob),
+    /// Read checksum files and verify the files they list (`-c`).
+    Check(CheckJob),
+    /// `--install-links DIR` (with `--force`): make the GNU-named links.
+    InstallLinks {
+        /// Where the links go.
+        dir: std::path::PathBuf,
+        /// Replace what is already there.
+        force: bool,
+    },
+    /// Print this text on standard output (`--help`, `--version`, `mhash
+    /// man`, `mhash completions`, `mhash bench`'s help) and exit 0.
+    Print(String),
+    /// `mhash --backends` / `--version --verbose`: the backend report,
+    /// after this text (the version lines, or nothing).
+    Backends(String),
+    /// `mhash bench`: measure every backend, print the report.
+    Bench(crate::bench::BenchOpts),
+}
+
+/// The inputs of a run: operands, then the lists of `--files-from`.
+#[derive(Clone, Debug, Default)]
+pub struct InputList {
+    /// The operands, as bytes; `-` is standard input. Never empty unless
+    /// `--files-from` lists are given.
+    pub files: Vec<OsString>,
+    /// `--files-from` lists, read after the operands (native face only).
+    pub files_from: Vec<OsString>,
+    /// `-0`: the lists' names end with NUL, not newline.
+    pub null: bool,
+    /// `-r`: directories among the inputs are walked (hash mode, native
+    /// face only).
+    pub walk: Option<crate::walk::Walk>,
+}
+
+/// Hash mode.
+#[derive(Clone, Debug)]
+pub struct HashJob {
+    /// The algorithms, never empty: `-a md5,sha256,...` (mhash) reads
+    /// each file once for all of them, a line each, in this order.
+    pub algos: Vec<Algorithm>,
+    /// How each line is printed.
+    pub format: Format,
+    /// `--json`: JSON Lines instead of checksum lines (native face only).
+    pub json: bool,
+    /// `--debug`: report which implementation ran.
+    pub debug: bool,
+    /// What to hash.
+    pub inputs: InputList,
+}
+
+/// Which checksum-line dialect check mode reads, and how it infers an
+/// algorithm: fixed by the personality when the configuration is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// `md5sum -c`, ..., `b2sum -c`: that one algorithm.
+    Single,
+    /// `cksum -c`: any GNU tag; untagged lines need `-a`.
+    Cksum,
+    /// `mhash -c`: any tag; untagged lines by `-a`, the checksum file's
+    /// name, or the digest's length.
+    Native,
+}
+
+/// How check mode shows a listed file's name in its status lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusNames {
+    /// GNU 9.1-9.3: escaped (`\` prefix) only when it holds LF.
+    EscapeNewline,
+    /// GNU 9.4-9.10: escaped when it holds `\`, LF or CR.
+    Escape,
+    /// GNU 9.11: shell-quoted where needed (`quotef`).
+    ShellQuote,
+}
+
+/// Check mode.
+#[derive(Clone, Debug)]
+pub struct CheckJob {
+    /// The algorithm `-a`/`-l` (or the personality) fixes; `None`: work
+    /// it out per line (cksum without `-a`, mhash without `-a`).
+    pub algo: Option<Algorithm>,
+    /// The algorithms any line may use, when `-a sha2`/`-a sha3` without
+    /// `-l` (GNU 9.8+) or a list `-a md5,sha256` names several; empty
+    /// otherwise.
+    pub family: Vec<AlgoKind>,
+    /// `-l` was given with a non-zero value.
+    pub length_given: bool,
+    /// The dialect of the checksum lines.
+    pub dialect: Dialect,
+    /// The GNU release line whose algorithms' tags are read (GNU 9.1's
+    /// cksum has no SHA-3).
+    pub gnu_level: crate::algo::GnuSince,
+    /// Base64 digests are read (GNU 9.4+, and mhash).
+    pub base64: bool,
+    /// How names are shown in status lines.
+    pub names: StatusNames,
+    /// How much is printed.
+    pub verbosity: Verbosity,
+    /// `--strict`: improperly formatted lines make the run fail.
+    pub strict: bool,
+    /// `--ignore-missing`: missing files are skipped silently.
+    pub ignore_missing: bool,
+    /// `--json`: a JSON record per line instead of status lines.
+    pub json: bool,
+    /// The checksum files (`-` is standard input), no walk.
+    pub checksum_files: InputList,
+}
+
+/// The GNU coreutils release whose behaviour is reproduced where releases
+/// differ; set by `MHASH_GNU_COMPAT` (`9.1`, `9.4`), default the newest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GnuCompat {
+    /// GNU 9.1-9.3: check status lines escape a name only when it holds LF;
+    /// option rules and messages of 9.1.
+    V9_1,
+    /// GNU 9.4-9.10: check status lines escape `\`, LF and CR.
+    V9_4,
+    /// GNU 9.11: check status lines shell-quote names that need it.
+    V9_11,
+}
+
+impl GnuCompat {
+    /// Reads a `MHASH_GNU_COMPAT` value: `9.1`/`9.2`/`9.3` → V9_1,
+    /// `9.4`..`9.10` → V9_4, `9.11` (or unset, or empty) → V9_11.
+    ///
+    /// # Errors
+    /// Any other value: `Err` with the warning to print (once per run, by
+    /// [`crate::env::Env`]'s reader) and 9.11 to use.
+    pub fn from_value(v: Option<&str>) -> Result<GnuCompat, (GnuCompat, String)> {
+        match v.unwrap_or_default() {
+            "9.1" | "9.2" | "9.3" => Ok(GnuCompat::V9_1),
+            "9.4" | "9.5" | "9.6" | "9.7" | "9.8" | "9.9" | "9.10" => Ok(GnuCompat::V9_4),
+            "" | "9.11" => Ok(GnuCompat::V9_11),
+            other => Err((
+                GnuCompat::V9_11,
+                format!(
+                    "mhash: warning: MHASH_GNU_COMPAT={other:?} names no GNU release mhash knows \
+                     (9.1 to 9.11); using 9.11"
+                ),
+            )),
+        }
+    }
+
+    /// The release this compat level names, for `--version`.
+    pub fn release(self) -> &'static str {
+        match self {
+            GnuCompat::V9_1 => "9.1",
+            GnuCompat::V9_4 => "9.4",
+            GnuCompat::V9_11 => "9.11",
+        }
+    }
+}
+
+/// How much check mode prints; `--status`, `--quiet` and `--warn` override
+/// each other (last wins). Ordered: `Status < Quiet < Normal < Warn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verbosity {
+    /// `--status`: nothing on stdout; the exit status tells.
+    Status,
+    /// `--quiet`: no `OK` lines.
+    Quiet,
+    /// The default.
+    Normal,
+    /// `-w`: also warn about each improperly formatted line.
+    Warn,
+}
+
+/// Which line layout to print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// `DIGEST  NAME` (GNU sha*sum default; `cksum --untagged`).
+    Untagged,
+    /// `TAG (NAME) = DIGEST` (`--tag`; GNU cksum default).
+    Tagged,
+}
+
+/// How the digest itself is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Lower-case hexadecimal (the default).
+    Hex,
+    /// Standard base64 with padding (`cksum --base64`, GNU 9.2+).
+    Base64,
+    /// The digest bytes alone, no name, no newline (`cksum --raw`).
+    Raw,
+}
+
+/// Everything that decides how one record is printed.
+#[derive(Clone, Copy, Debug)]
+pub struct Format {
+    /// Untagged or tagged (ignored by the legacy CRC/sum algorithms).
+    pub style: Style,
+    /// Print the `*` binary-mode marker in untagged lines.
+    pub binary: bool,
+    /// End records with NUL instead of LF and do not escape names (`-z`).
+    pub zero: bool,
+    /// Digest encoding.
+    pub encoding: Encoding,
+    /// Legacy (CRC/sum) lines carry the name only when files were named on
+    /// the command line (GNU cksum prints `CRC SIZE` for bare stdin).
+    pub legacy_name: bool,
+    /// Digest only, no name (b3sum `--no-names`).
+    pub no_names: bool,
+}
+
+/// How regular files are read (`--io`, `MHASH_IO`). Standard input, pipes,
+/// FIFOs and devices are always streamed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IoMode {
+    /// Map a file where the benchmark showed mapping wins for that
+    /// algorithm and size (`io::mapped::should_map`: on this machine, no algorithm); else read.
+    #[default]
+    Auto,
+    /// Always `read(2)` into the reused buffer.
+    Read,
+    /// Map every regular file that can be mapped (a bounded window at a time).
+    Mmap,
+}
+
+impl IoMode {
+    /// Parses `auto`, `read` or `mmap`.
+    pub fn from_name(s: &str) -> Option<IoMode> {
+        match s {
+            "auto" => Some(IoMode::Auto),
+            "read" => Some(IoMode::Read),
+            "mmap" => Some(IoMode::Mmap),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a progress bar may show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProgressMode {
+    /// Never (`--no-progress`, and every GNU-named personality).
+    Never,
+    /// When standard error is a terminal and the run is long or a file is
+    /// big (the native face's default).
+    #[default]
+    Auto,
+    /// Always, from the start (`--progress`).
+    Always,
+}

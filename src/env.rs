@@ -1,0 +1,42 @@
+//! The environment variables mhash reads, read once ([`Env::from_process`])
+//! and passed in: the CLI layer turns them into the configuration, so a
+//! test can run every compatibility level in one process by building an
+//! [`Env`] by hand. It imports no other module.
+
+use std::ffi::OsString;
+
+/// The variables, as set (`None` when unset).
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    /// `MHASH_GNU_COMPAT`: the GNU release to reproduce (`9.1`, `9.4`,
+    /// `9.11`; default the newest).
+    pub gnu_compat: Option<String>,
+    /// `MHASH_JOBS`: the default worker count (`-j`).
+    pub jobs: Option<String>,
+    /// `MHASH_IO`: the default I/O method (`--io`).
+    pub io: Option<String>,
+    /// `MHASH_READ_SIZE`: the read size in bytes, for benchmarking.
+    pub read_size: Option<String>,
+    /// `MHASH_BACKEND`: `portable` forces the portable backends.
+    pub backend: Option<OsString>,
+    /// `GLIBC_TUNABLES`: `glibc.cpu.hwcaps=-AVX2,...` turns CPU features off.
+    pub glibc_tunables: Option<String>,
+    /// `POSIXLY_CORRECT` is set: options end at the first operand (getopt).
+    pub posixly_correct: bool,
+}
+
+impl Env {
+    /// Reads the variables of this process.
+    pub fn from_process() -> Env {
+        let text = |k: &str| std::env::var(k).ok();
+        Env {
+            gnu_compat: text("MHASH_GNU_COMPAT"),
+            jobs: text("MHASH_JOBS"),
+            io: text("MHASH_IO"),
+            read_size: text("MHASH_READ_SIZE"),
+            backend: std::env::var_os("MHASH_BACKEND"),
+            glibc_tunables: text("GLIBC_TUNABLES"),
+            posixly_correct: std::env::var_os("POSIXLY_CORRECT").is_some(),
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! Hash mode: one checksum line (or JSON record) per input, in argument
+//! order, the inputs hashed in parallel (`-j`), several at once in the
+//! lanes of a multi-buffer kernel where the algorithm has one, one large
+//! input split across threads where its checksum allows.
+
+use crate::algo::cpu::Feature;
+use crate::algo::{AlgoKind, Algorithm};
+use crate::config::{Common, GnuCompat, HashJob, Personality};
+use crate::io::{self, Digested, ReadBuf};
+use crate::report::{Console, HashReport};
+use crate::sched::{self, Item};
+use crate::text::quote;
+use crate::walk::Inputs;
+use std::ffi::{OsStr, OsString};
+
+/// The reorder window per worker thread: how many finished results may
+/// wait for an earlier, slower input before a worker pauses (bounds memory
+/// whatever the number of inputs).
+pub const WINDOW_PER_JOB: usize = 64;
+
+/// One input's name and what reading it gave.
+type Res = (OsString, std::io::Result<Digested>);
+
+/// Hashes every input of `job`, reporting each in argument order.
+/// Returns true when every input was hashed.
+pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
+    let algos = &job.algos[..];
+    let algo = algos[0];
+    if job.debug && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
+        for l in crc_debug_lines(common.compat, algo.kind) {
+            con.error_msg(l.as_bytes());
+        }
+    }
+    let per_file_debug = job.debug && common.personality == Personality::Mhash;
+    let files = &job.inputs.files;
+    // -r and --files-from may yield any number of inputs.
+    let expands = job.inputs.walk.is_some() || !job.inputs.files_from.is_empty();
+    // No more threads than operands, where their number is known.
+    let jobs = if expands {
+        sched::effective_jobs(common.jobs)
+    } else if files.len() > 1 {
+        sched::effective_jobs(common.jobs).min(files.len())
+    } else {
+        1
+    };
+    let opts = io::InputOpts {
+        mode: common.io,
+        // GNU cksum 9.1's CRC loop ignored read errors.
+        read_errors_end_input: common.compat == GnuCompat::V9_1 && algo.kind == AlgoKind::Crc,
+        // One file alone may use every thread itself (the CRCs split it).
+        threads: (files.len() == 1 && !expands).then_some(common.jobs),
+    };
+    let hash = |name: &OsString, buf: &mut ReadBuf| io::digest_inputs(name, algos, buf, &opts);
+    let mut next = Inputs::new(
+        files.clone(),
+        &job.inputs.files_from,
+        job.inputs.null,
+        job.inputs.walk.clone(),
+    );
+    let progress = con.progress().cloned();
+    let started = |name: &OsStr| {
+        if let Some(p) = &progress {
+            p.file_started(name);
+        }
+    };
+    // Standard input is read by the producer itself, in order, so that two
+    // `-` operands read it one after the other as GNU does.
+    let mut stdin_buf: Option<ReadBuf> = None;
+    let producer = || {
+        Some(match next.next()? {
+            Err((name, e)) => Item::Done((name, Err(e))),
+            Ok(name) if name == "-" => {
+                let buf = stdin_buf.get_or_insert_with(ReadBuf::default);
+                let r = hash(&name, buf);
+                Item::Done((name, r))
+            }
+            Ok(name) => Item::Work(name),
+        })
+    };
+    let mut report = crate::report::hash_report(job.json, job.format);
+    let mut ok = true;
+    let emit = |(name, r): Res, more: bool| {
+        let name = crate::os::os_bytes(&name);
+        ok &= emit_one(con, &mut *report, &name, algos, r, per_file_debug);
+        // GNU writes each checksum line when its file is done.
+        if !more {
+            con.flush_now();
+        }
+    };
+    // Lane kernels take one algorithm; a list reads each file once instead.
+    let lanes = if algos.len() == 1 {
+        io::lanes::lane_count(algo, &opts)
+    } else {
+        None
+    };
+    let window = jobs * WINDOW_PER_JOB;
+    // Several files at once in the lanes of a multi-buffer kernel, where
+    // the algorithm has one here (see `io::lanes`); else one at a time
+    // (lazily: each input is opened only when its turn comes).
+    let lost = match lanes {
+        Some(l) => {
+            let work = |names: Vec<OsString>, buf: &mut ReadBuf, out: &mut dyn sched::Deliver<Res>| {
+                let inputs: Vec<(&OsStr, Algorithm)> = names.iter().map(|n| (n.as_os_str(), algo)).collect();
+                let mut sink = sched::DeliverFn(|op: Option<(usize, std::io::Result<Digested>)>| match op {
+                    Some((i, r)) => out.deliver(i, (names[i].clone(), r)),
+                    None => out.flush(),
+                });
+                io::lanes::digest_batch(&inputs, buf, &opts, &mut |i| started(&names[i]), &mut sink);
+            };
+            sched::run_ordered_batched(jobs, window, sched::Batching::lanes(l), producer, work, emit)
+        }
+        None => {
+            let work = |name: OsString, buf: &mut ReadBuf| {
+                started(&name);
+                let r = hash(&name, buf);
+                (name, r)
+            };
+            sched::run_ordered(jobs, window, producer, work, emit)
+        }
+    };
+    if lost > 0 {
+        con.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
+        ok = false;
+    }
+    ok
+}
+
+/// Reports one input: a line per algorithm of the list (the digests come
+/// concatenated in list order), or its error. Returns true on success.
+fn emit_one(
+    con: &mut Console,
+    report: &mut dyn HashReport,
+    name: &[u8],
+    algos: &[Algorithm],
+    r: std::io::Result<Digested>,
+    per_file_debug: bool,
+) -> bool {
+    match r {
+        Ok(d) => {
+            let mut rest = &d.digest[..];
+            for &algo in algos {
+                let (digest, after) = rest.split_at(algo.digest_len().min(rest.len()));
+                rest = after;
+                if per_file_debug {
+                    con.error_msg(&debug_line(algo, name, d.method, d.lane_kernel));
+                }
+                report.digest(con, name, algo, digest, d.size);
+            }
+            true
+        }
+        Err(e) => {
+            report.error(con, name, algos, &e);
+            false
+        }
+    }
+}
+
+/// GNU cksum `--debug`'s report of the CRC implementation, printed once
+/// before the first CRC is computed: for `crc`, each probe GNU makes
+/// (avx512, avx2, pclmul; vmull on ARM); for `crc32b`, the pclmul line only.
+fn crc_debug_lines(compat: GnuCompat, kind: AlgoKind) -> Vec<&'static str> {
+    let pclmul = Feature::Pclmul.enabled() && Feature::Avx.enabled();
+    if kind == AlgoKind::Crc32b {
+        return vec![if pclmul {
+            "using pclmul hardware support"
+        } else {
+            "pclmul support not detected"
+        }];
+    }
+    if compat == GnuCompat::V9_1 {
+        return vec![if pclmul {
+            "using pclmul hardware support"
+        } else {
+            "using generic hardware support"
+        }];
+    }
+    let mut v = Vec::new();
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        if Feature::Avx512Vpclmul.enabled() {
+            v.push("using avx512 hardware support");
+            return v;
+        }
+        v.push("avx512 support not detected");
+        if Feature::Avx2Vpclmul.enabled() {
+            v.push("using avx2 hardware support");
+            return v;
+        }
+        v.push("avx2 support not detected");
+        v.push(if pclmul {
+            "using pclmul hardware support"
+        } else {
+            "pclmul support not detected"
+        });
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        v.push(if Feature::ArmPmull.enabled() {
+            "using vmull hardware support"
+        } else {
+            "vmull support not detected"
+        });
+    }
+    let _ = pclmul;
+    v
+}
+
+/// `mhash --debug`'s line for one input: which backend (or lane kernel,
+/// `lanes`) and I/O method ran.
+fn debug_line(algo: Algorithm, name: &[u8], method: &str, lanes: Option<&str>) -> Vec<u8> {
+    let b = algo.backend();
+    let how = if let Some(k) = lanes {
+        format!("{k} lanes hardware support")
+    } else if b.is_portable() {
+        "portable software".to_string()
+    } else if b.name() == "tuned-scalar" {
+        "tuned scalar software".to_string()
+    } else {
+        format!("{} hardware support", b.name())
+    };
+    let mut msg = quote::quotef(name);
+    msg.extend_from_slice(format!(": {}: using {how} ({}), {method}", algo.name(), b.source).as_bytes());
+    msg
+}

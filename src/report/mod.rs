@@ -1,0 +1,320 @@
+//! Reporting: everything a run prints goes through here. A [`Console`]
+//! holds the standard output and error writers (injected: the process's
+//! descriptors in the binary, a [`Captured`] buffer in tests and fuzz
+//! targets) and the first write error; a [`HashReport`] turns a digest into
+//! a checksum line or a JSON record; a [`CheckReport`] turns a checksum
+//! line's outcome into a status line or a JSON record. One implementation
+//! per output format: [`lines`] (GNU, BSD tagged, legacy CRC/sum and b3sum
+//! lines, GNU status lines) and [`json`] (JSON Lines).
+//!
+//! Hash and check mode decide *what* happened; this module decides how it
+//! looks. GNU's diagnostics on standard error (`PROG: NAME: STRERROR`, the
+//! check summary's WARNING lines) are the same for every format and are
+//! the console's.
+
+pub mod json;
+pub mod lines;
+
+use crate::algo::Algorithm;
+use crate::config::{CheckJob, Encoding, Format, GnuCompat, StatusNames, Verbosity};
+use crate::progress::Progress;
+use crate::text::{escape, quote};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+/// The run's standard output and error: the program name for diagnostics,
+/// the buffered standard output and its first write error.
+pub struct Console {
+    prog: Vec<u8>,
+    compat: GnuCompat,
+    out: std::io::BufWriter<Box<dyn Write + Send>>,
+    err: Box<dyn Write + Send>,
+    line_buffered: bool,
+    write_error: Option<std::io::Error>,
+    /// The progress bar, when one may show: terminal writes go around it.
+    progress: Option<Progress>,
+}
+
+impl Console {
+    /// The process's own standard output (descriptor 1 used directly, see
+    /// [`crate::os::stdout_writer`]; line by line when it is a terminal)
+    /// and standard error; diagnostics are prefixed with `prog` (GNU's
+    /// `program_name`: `argv[0]` as invoked), worded as GNU `compat` does.
+    pub fn stdio(prog: &str, compat: GnuCompat) -> Console {
+        use std::io::IsTerminal;
+        let line_buffered = std::io::stdout().is_terminal();
+        Console::new(
+            prog,
+            compat,
+            crate::os::stdout_writer(),
+            Box::new(std::io::stderr()),
+            line_buffered,
+        )
+    }
+
+    /// A console over the writers `out` and `err` (`line_buffered`: flush
+    /// standard output after every write, as for a terminal).
+    pub fn new(
+        prog: &str,
+        compat: GnuCompat,
+        out: Box<dyn Write + Send>,
+        err: Box<dyn Write + Send>,
+        line_buffered: bool,
+    ) -> Console {
+        Console {
+            prog: crate::text::message_bytes(prog),
+            compat,
+            out: std::io::BufWriter::with_capacity(64 * 1024, out),
+            err,
+            line_buffered,
+            write_error: None,
+            progress: None,
+        }
+    }
+
+    /// Shows a progress bar from now on (`None`: no longer).
+    pub fn set_progress(&mut self, progress: Option<Progress>) {
+        self.progress = progress;
+    }
+
+    /// The progress bar, if one may show.
+    pub fn progress(&self) -> Option<&Progress> {
+        self.progress.as_ref()
+    }
+
+    /// Writes bytes to standard output (buffered; line by line on a terminal).
+    pub fn write_out(&mut self, bytes: &[u8]) {
+        if self.write_error.is_some() {
+            return;
+        }
+        let r = if self.line_buffered {
+            // Standard output is a terminal, which a progress bar may share.
+            let (out, progress) = (&mut self.out, &self.progress);
+            let mut write = || out.write_all(bytes).and_then(|()| out.flush());
+            match progress {
+                Some(p) => p.suspend(write),
+                None => write(),
+            }
+        } else {
+            self.out.write_all(bytes)
+        };
+        if let Err(e) = r {
+            self.write_error = Some(e);
+        }
+    }
+
+    /// Writes out what standard output holds (GNU writes each checksum
+    /// line when its file is done); a failure is kept for [`Console::finish`].
+    pub fn flush_now(&mut self) {
+        if self.write_error.is_none()
+            && let Err(e) = self.out.flush()
+        {
+            self.write_error = Some(e);
+        }
+    }
+
+    /// Prints `PROG: MSG` on standard error. Standard output is flushed
+    /// first, as GNU's `error()` does, so that the two streams keep their
+    /// order when they share a pipe.
+    pub fn error_msg(&mut self, msg: &[u8]) {
+        self.flush_now();
+        let mut line = self.prog.clone();
+        line.extend_from_slice(b": ");
+        line.extend_from_slice(msg);
+        line.push(b'\n');
+        let err = &mut self.err;
+        let mut write = || err.write_all(&line);
+        let _ = match &self.progress {
+            Some(p) => p.suspend(write),
+            None => write(),
+        };
+    }
+
+    /// Prints `PROG: NAME: STRERROR` on standard error, the name quoted as
+    /// GNU's `quotef` does.
+    pub fn error_io(&mut self, name: &[u8], e: &std::io::Error) {
+        let mut msg = quote::quotef(name);
+        msg.extend_from_slice(b": ");
+        msg.extend_from_slice(crate::os::strerror(e).as_bytes());
+        self.error_msg(&msg);
+    }
+
+    /// Flushes standard output; GNU's `close_stdout`: a failure is
+    /// "write error: REASON" and the run fails (GNU 9.1: "write error",
+    /// its `close_stream` having lost errno). Returns true when all output
+    /// was written.
+    pub fn finish(&mut self) -> bool {
+        let flushed = self.out.flush();
+        let Some(e) = self.write_error.take().or(flushed.err()) else {
+            return true;
+        };
+        // GNU 9.1 lost errno unless the final fclose itself failed with it
+        // (a closed stdout: EBADF).
+        let msg = if self.compat == GnuCompat::V9_1 && e.raw_os_error() != Some(libc::EBADF) {
+            "write error".to_string()
+        } else {
+            format!("write error: {}", crate::os::strerror(&e))
+        };
+        self.error_msg(msg.as_bytes());
+        false
+    }
+}
+
+/// A writer into a shared in-memory buffer, for a [`Console`] whose output
+/// a test or fuzz target reads back ([`Captured::contents`]).
+#[derive(Clone, Default)]
+pub struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Captured {
+    /// Everything written so far.
+    pub fn contents(&self) -> Vec<u8> {
+        self.0.lock().map(|b| b.clone()).unwrap_or_default()
+    }
+}
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut b) = self.0.lock() {
+            b.extend_from_slice(buf);
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// How hash mode reports each input.
+pub trait HashReport: Send {
+    /// `algo`'s digest of the input `name`, `size` bytes long.
+    fn digest(&mut self, con: &mut Console, name: &[u8], algo: Algorithm, digest: &[u8], size: u64);
+    /// The input `name` could not be read: GNU's diagnostic, and whatever
+    /// the format records for each of `algos`.
+    fn error(&mut self, con: &mut Console, name: &[u8], algos: &[Algorithm], e: &std::io::Error);
+}
+
+/// The reporter for hash mode: JSON Lines with `--json`, else checksum
+/// lines as `format` says.
+pub fn hash_report(json: bool, format: Format) -> Box<dyn HashReport> {
+    if json {
+        Box::new(json::JsonHash {
+            encoding: format.encoding,
+            line: Vec::new(),
+        })
+    } else {
+        Box::new(lines::Lines {
+            format,
+            line: Vec::with_capacity(256),
+        })
+    }
+}
+
+/// Where in a checksum file a line is: the file as named (`-` for
+/// standard input) and its line number, from 1.
+#[derive(Clone, Copy, Debug)]
+pub struct LineAt<'a> {
+    /// The checksum file's name as given.
+    pub checksum_file: &'a [u8],
+    /// The line number, from 1.
+    pub line: u64,
+}
+
+/// A checked line's outcome, as a status line or record shows it.
+#[derive(Debug)]
+pub enum Verdict<'a> {
+    /// The listed file's digest matched (`OK`).
+    Ok,
+    /// It differed (`FAILED`).
+    Mismatch,
+    /// It could not be opened or read (`FAILED open or read`).
+    Unreadable(&'a std::io::Error),
+}
+
+/// How check mode reports each checksum line. The diagnostics on standard
+/// error (a file's read error, `-w`'s warnings) are check mode's own and
+/// the same for every format.
+pub trait CheckReport: Send {
+    /// A listed file was verified (or could not be read).
+    fn verified(&mut self, con: &mut Console, at: LineAt<'_>, name: &[u8], algo: Algorithm, v: Verdict<'_>);
+    /// An improperly formatted line (`ambiguous`: its digest's length fits
+    /// several algorithms).
+    fn misformatted(&mut self, con: &mut Console, at: LineAt<'_>, ambiguous: bool);
+}
+
+/// The reporter for check mode: nothing with `--status`, JSON records
+/// with `--json`, else GNU's status lines.
+pub fn check_report(job: &CheckJob) -> Box<dyn CheckReport> {
+    let quiet = job.verbosity == Verbosity::Quiet;
+    if job.verbosity == Verbosity::Status {
+        Box::new(Silent)
+    } else if job.json {
+        Box::new(json::JsonCheck { quiet })
+    } else {
+        Box::new(StatusLines {
+            quiet,
+            names: job.names,
+        })
+    }
+}
+
+/// `--status`: standard output stays empty; the exit status tells.
+struct Silent;
+
+impl CheckReport for Silent {
+    fn verified(&mut self, _: &mut Console, _: LineAt<'_>, _: &[u8], _: Algorithm, _: Verdict<'_>) {}
+    fn misformatted(&mut self, _: &mut Console, _: LineAt<'_>, _: bool) {}
+}
+
+/// GNU's status lines: `NAME: OK`, `NAME: FAILED`, `NAME: FAILED open or
+/// read` (coreutils digest.c `digest_check`), the name shown as the GNU
+/// release does.
+struct StatusLines {
+    quiet: bool,
+    names: StatusNames,
+}
+
+impl CheckReport for StatusLines {
+    fn verified(&mut self, con: &mut Console, _: LineAt<'_>, name: &[u8], _: Algorithm, v: Verdict<'_>) {
+        let what: &[u8] = match v {
+            Verdict::Ok if self.quiet => return,
+            Verdict::Ok => b": OK\n",
+            Verdict::Mismatch => b": FAILED\n",
+            Verdict::Unreadable(_) => b": FAILED open or read\n",
+        };
+        let mut out = status_name(self.names, name);
+        out.extend_from_slice(what);
+        con.write_out(&out);
+    }
+    fn misformatted(&mut self, _: &mut Console, _: LineAt<'_>, _: bool) {}
+}
+
+/// How a name is shown in a status line, per GNU release.
+fn status_name(names: StatusNames, name: &[u8]) -> Vec<u8> {
+    let escape_it = match names {
+        StatusNames::EscapeNewline => name.contains(&b'\n'),
+        StatusNames::Escape => escape::needs_escape(name),
+        StatusNames::ShellQuote => return quote::quotef(name),
+    };
+    if escape_it {
+        let mut out = vec![b'\\'];
+        escape::escape_into(&mut out, name);
+        out
+    } else {
+        name.to_vec()
+    }
+}
+
+/// Appends the text form of `digest` (hex or base64) to `out`.
+pub use lines::encode_digest;
+
+/// A hash-mode digest as text in `encoding` (hex unless base64).
+pub(crate) fn digest_text(digest: &[u8], encoding: Encoding) -> String {
+    let mut v = Vec::new();
+    let enc = if encoding == Encoding::Base64 {
+        Encoding::Base64
+    } else {
+        Encoding::Hex
+    };
+    encode_digest(&mut v, digest, enc);
+    String::from_utf8(v).unwrap_or_default()
+}
