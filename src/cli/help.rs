@@ -81,6 +81,27 @@ pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
         "      --help        display this help and exit\n\
          \x20     --version     output version information and exit\n",
     );
+    s.push_str(&about_digests(p, new));
+    let name = p.name();
+    let info = match p {
+        Personality::Sha224sum | Personality::Sha256sum | Personality::Sha384sum | Personality::Sha512sum => {
+            "sha2 utilities".to_string()
+        }
+        _ => format!("{name} invocation"),
+    };
+    s.push_str(&format!(
+        "\nGNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n\
+         Report any translation bugs to <https://translationproject.org/team/>\n\
+         Full documentation <https://www.gnu.org/software/coreutils/{name}>\n\
+         or available locally via: info '(coreutils) {info}'\n"
+    ));
+    s
+}
+
+/// The part of `--help` after the options: cksum's DIGEST list, or the
+/// single-algorithm tools' note on the standard and the line format.
+fn about_digests(p: Personality, new: bool) -> String {
+    let mut s = String::new();
     if p == Personality::Cksum {
         s.push_str("\nDIGEST determines the digest algorithm and default output format:\n");
         s.push_str(
@@ -131,19 +152,6 @@ pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
              Note: There is no difference between binary mode and text mode on GNU systems.\n"
         ));
     }
-    let name = p.name();
-    let info = match p {
-        Personality::Sha224sum | Personality::Sha256sum | Personality::Sha384sum | Personality::Sha512sum => {
-            "sha2 utilities".to_string()
-        }
-        _ => format!("{name} invocation"),
-    };
-    s.push_str(&format!(
-        "\nGNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n\
-         Report any translation bugs to <https://translationproject.org/team/>\n\
-         Full documentation <https://www.gnu.org/software/coreutils/{name}>\n\
-         or available locally via: info '(coreutils) {info}'\n"
-    ));
     s
 }
 

@@ -235,45 +235,7 @@ pub fn command(p: Personality) -> Command {
                 ),
         );
     }
-    cmd = cmd
-        .arg(flag(
-            "quiet",
-            "quiet",
-            None,
-            "don't print OK for each successfully verified file",
-        ))
-        .arg(flag(
-            "status",
-            "status",
-            None,
-            "don't output anything, status code shows success",
-        ))
-        .arg(flag("text", "text", Some('t'), "read in text mode (default)"))
-        .arg(flag(
-            "warn",
-            "warn",
-            Some('w'),
-            "warn about improperly formatted checksum lines",
-        ))
-        .arg(flag(
-            "strict",
-            "strict",
-            None,
-            "exit non-zero for improperly formatted checksum lines",
-        ))
-        .arg(flag(
-            "ignore-missing",
-            "ignore-missing",
-            None,
-            "don't fail or report status for missing files",
-        ))
-        .arg(flag("tag", "tag", None, "create a BSD-style checksum"))
-        .arg(flag(
-            "zero",
-            "zero",
-            Some('z'),
-            "end each output line with NUL, not newline, and disable file name escaping",
-        ));
+    cmd = check_options(cmd);
     if p.takes_algorithm() {
         cmd = cmd
             .arg(flag(
@@ -313,156 +275,214 @@ pub fn command(p: Personality) -> Command {
                 .value_parser(clap::value_parser!(OsString)),
         );
     if p == Personality::Mhash {
-        cmd = cmd
-            .arg(
-                Arg::new("jobs")
-                    .short('j')
-                    .long("jobs")
-                    .value_name("N")
-                    .value_parser(clap::value_parser!(u16))
-                    .help("hash up to N files at once (default: one per core; -j1: one at a time)"),
-            )
-            .arg(
-                Arg::new("io")
-                    .long("io")
-                    .value_name("HOW")
-                    .value_parser(["auto", "read", "mmap"])
-                    .help("read files with read(2), map them (mmap), or choose per file (auto, default)"),
-            )
-            .arg(flag(
-                "backends",
-                "backends",
-                None,
-                "list every algorithm with the implementation it uses here, and the CPU features, then exit",
-            ))
-            .arg(flag(
-                "verbose",
-                "verbose",
-                Some('v'),
-                "with --version: also list the backends and CPU features",
-            ))
-            .arg(
-                flag(
-                    "recursive",
-                    "recursive",
-                    Some('r'),
-                    "hash every regular file under each DIR operand, in byte-wise path order",
-                )
-                .help_heading("Walking directories and lists"),
-            )
-            .arg(
-                flag(
-                    "follow",
-                    "follow",
-                    Some('L'),
-                    "with -r: follow symbolic links (loops are detected and reported)",
-                )
-                .help_heading("Walking directories and lists"),
-            )
-            .arg(
-                Arg::new("include")
-                    .long("include")
-                    .value_name("GLOB")
-                    .action(ArgAction::Append)
-                    .help("with -r: hash only files whose name (or relative path, if GLOB has '/') matches")
-                    .help_heading("Walking directories and lists"),
-            )
-            .arg(
-                Arg::new("exclude")
-                    .long("exclude")
-                    .value_name("GLOB")
-                    .action(ArgAction::Append)
-                    .help("with -r: skip files and directories whose name (or relative path) matches")
-                    .help_heading("Walking directories and lists"),
-            )
-            .arg(
-                flag(
-                    "one-file-system",
-                    "one-file-system",
-                    None,
-                    "with -r: stay on the file system of each DIR operand",
-                )
-                .help_heading("Walking directories and lists"),
-            )
-            .arg(
-                Arg::new("files-from")
-                    .long("files-from")
-                    .value_name("LIST")
-                    .action(ArgAction::Append)
-                    .value_parser(clap::value_parser!(OsString))
-                    .help("also hash the files named in LIST, one per line (- is standard input)")
-                    .help_heading("Walking directories and lists"),
-            )
-            .arg(
-                flag(
-                    "null",
-                    "null",
-                    Some('0'),
-                    "with --files-from: names end with NUL, as find -print0 writes them",
-                )
-                .help_heading("Walking directories and lists"),
-            )
-            .arg(
-                flag(
-                    "json",
-                    "json",
-                    None,
-                    "print one JSON object per file (per line with -c) instead of text lines",
-                )
-                .help_heading("Output"),
-            )
-            .arg(
-                flag(
-                    "progress",
-                    "progress",
-                    None,
-                    "show a progress bar on stderr even when it is not a terminal or the run is short",
-                )
-                .overrides_with("no-progress")
-                .help_heading("Output"),
-            )
-            .arg(
-                flag(
-                    "no-progress",
-                    "no-progress",
-                    None,
-                    "never show a progress bar (default: on a terminal, after 1 s or for a file over 256 MiB)",
-                )
-                .overrides_with("progress")
-                .help_heading("Output"),
-            )
-            .arg(
-                Arg::new("install-links")
-                    .long("install-links")
-                    .value_name("DIR")
-                    .value_parser(clap::value_parser!(std::path::PathBuf))
-                    .help("create md5sum, sha1sum, ..., b2sum, cksum in DIR as links to this binary, then exit")
-                    .help_heading("Installing"),
-            )
-            .arg(
-                flag(
-                    "force",
-                    "force",
-                    None,
-                    "with --install-links: replace files that are already there",
-                )
-                .help_heading("Installing"),
-            )
-            .about("Compute and check checksums with the fastest implementation for this CPU.")
-            .override_usage("mhash [-a ALGO] [OPTION]... [FILE]...")
-            .after_help(
-                "With no FILE, or when FILE is -, read standard input. Output is GNU's untagged\n\
-                 format, so `mhash -a sha256 * > SHA256SUMS` is readable by `sha256sum -c`.\n\
-                 `mhash -c FILE` works out the algorithm per line: from a BSD tag, from -a,\n\
-                 from the checksum file's name (SHA256SUMS, *.md5, ...) or from the digest length.\n\
-                 \n\
-                 `-a md5,sha256,...` reads each file once and prints a tagged line per algorithm.\n\
-                 `mhash bench` measures every algorithm's throughput here (`mhash bench --help`).\n\
-                 `mhash completions SHELL` prints a completion script (bash, zsh, fish,\n\
-                 powershell, elvish); `mhash man` prints this manual as a roff man page.",
-            );
+        cmd = native_options(cmd);
     }
     cmd
+}
+
+/// The options of GNU's check mode, `--tag` and `-z`.
+fn check_options(cmd: Command) -> Command {
+    cmd.arg(flag(
+        "quiet",
+        "quiet",
+        None,
+        "don't print OK for each successfully verified file",
+    ))
+    .arg(flag(
+        "status",
+        "status",
+        None,
+        "don't output anything, status code shows success",
+    ))
+    .arg(flag("text", "text", Some('t'), "read in text mode (default)"))
+    .arg(flag(
+        "warn",
+        "warn",
+        Some('w'),
+        "warn about improperly formatted checksum lines",
+    ))
+    .arg(flag(
+        "strict",
+        "strict",
+        None,
+        "exit non-zero for improperly formatted checksum lines",
+    ))
+    .arg(flag(
+        "ignore-missing",
+        "ignore-missing",
+        None,
+        "don't fail or report status for missing files",
+    ))
+    .arg(flag("tag", "tag", None, "create a BSD-style checksum"))
+    .arg(flag(
+        "zero",
+        "zero",
+        Some('z'),
+        "end each output line with NUL, not newline, and disable file name escaping",
+    ))
+}
+
+/// The native face's own options: jobs, I/O, reports, then the walk,
+/// output and install groups, and its help text.
+fn native_options(cmd: Command) -> Command {
+    let cmd = cmd
+        .arg(
+            Arg::new("jobs")
+                .short('j')
+                .long("jobs")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u16))
+                .help("hash up to N files at once (default: one per core; -j1: one at a time)"),
+        )
+        .arg(
+            Arg::new("io")
+                .long("io")
+                .value_name("HOW")
+                .value_parser(["auto", "read", "mmap"])
+                .help("read files with read(2), map them (mmap), or choose per file (auto, default)"),
+        )
+        .arg(flag(
+            "backends",
+            "backends",
+            None,
+            "list every algorithm with the implementation it uses here, and the CPU features, then exit",
+        ))
+        .arg(flag(
+            "verbose",
+            "verbose",
+            Some('v'),
+            "with --version: also list the backends and CPU features",
+        ));
+    let cmd = walk_options(cmd);
+    output_options(cmd)
+        .about("Compute and check checksums with the fastest implementation for this CPU.")
+        .override_usage("mhash [-a ALGO] [OPTION]... [FILE]...")
+        .after_help(
+            "With no FILE, or when FILE is -, read standard input. Output is GNU's untagged\n\
+             format, so `mhash -a sha256 * > SHA256SUMS` is readable by `sha256sum -c`.\n\
+             `mhash -c FILE` works out the algorithm per line: from a BSD tag, from -a,\n\
+             from the checksum file's name (SHA256SUMS, *.md5, ...) or from the digest length.\n\
+             \n\
+             `-a md5,sha256,...` reads each file once and prints a tagged line per algorithm.\n\
+             `mhash bench` measures every algorithm's throughput here (`mhash bench --help`).\n\
+             `mhash completions SHELL` prints a completion script (bash, zsh, fish,\n\
+             powershell, elvish); `mhash man` prints this manual as a roff man page.",
+        )
+}
+
+/// `-r` and `--files-from`, and what goes with them.
+fn walk_options(cmd: Command) -> Command {
+    cmd.arg(
+        flag(
+            "recursive",
+            "recursive",
+            Some('r'),
+            "hash every regular file under each DIR operand, in byte-wise path order",
+        )
+        .help_heading("Walking directories and lists"),
+    )
+    .arg(
+        flag(
+            "follow",
+            "follow",
+            Some('L'),
+            "with -r: follow symbolic links (loops are detected and reported)",
+        )
+        .help_heading("Walking directories and lists"),
+    )
+    .arg(
+        Arg::new("include")
+            .long("include")
+            .value_name("GLOB")
+            .action(ArgAction::Append)
+            .help("with -r: hash only files whose name (or relative path, if GLOB has '/') matches")
+            .help_heading("Walking directories and lists"),
+    )
+    .arg(
+        Arg::new("exclude")
+            .long("exclude")
+            .value_name("GLOB")
+            .action(ArgAction::Append)
+            .help("with -r: skip files and directories whose name (or relative path) matches")
+            .help_heading("Walking directories and lists"),
+    )
+    .arg(
+        flag(
+            "one-file-system",
+            "one-file-system",
+            None,
+            "with -r: stay on the file system of each DIR operand",
+        )
+        .help_heading("Walking directories and lists"),
+    )
+    .arg(
+        Arg::new("files-from")
+            .long("files-from")
+            .value_name("LIST")
+            .action(ArgAction::Append)
+            .value_parser(clap::value_parser!(OsString))
+            .help("also hash the files named in LIST, one per line (- is standard input)")
+            .help_heading("Walking directories and lists"),
+    )
+    .arg(
+        flag(
+            "null",
+            "null",
+            Some('0'),
+            "with --files-from: names end with NUL, as find -print0 writes them",
+        )
+        .help_heading("Walking directories and lists"),
+    )
+}
+
+/// `--json`, the progress bar, and `--install-links`.
+fn output_options(cmd: Command) -> Command {
+    cmd.arg(
+        flag(
+            "json",
+            "json",
+            None,
+            "print one JSON object per file (per line with -c) instead of text lines",
+        )
+        .help_heading("Output"),
+    )
+    .arg(
+        flag(
+            "progress",
+            "progress",
+            None,
+            "show a progress bar on stderr even when it is not a terminal or the run is short",
+        )
+        .overrides_with("no-progress")
+        .help_heading("Output"),
+    )
+    .arg(
+        flag(
+            "no-progress",
+            "no-progress",
+            None,
+            "never show a progress bar (default: on a terminal, after 1 s or for a file over 256 MiB)",
+        )
+        .overrides_with("progress")
+        .help_heading("Output"),
+    )
+    .arg(
+        Arg::new("install-links")
+            .long("install-links")
+            .value_name("DIR")
+            .value_parser(clap::value_parser!(std::path::PathBuf))
+            .help("create md5sum, sha1sum, ..., b2sum, cksum in DIR as links to this binary, then exit")
+            .help_heading("Installing"),
+    )
+    .arg(
+        flag(
+            "force",
+            "force",
+            None,
+            "with --install-links: replace files that are already there",
+        )
+        .help_heading("Installing"),
+    )
 }
 
 /// The options clap parsed for the native face, in command-line order.
