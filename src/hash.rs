@@ -13,11 +13,6 @@ use crate::text::quote;
 use crate::walk::Inputs;
 use std::ffi::{OsStr, OsString};
 
-/// The reorder window per worker thread: how many finished results may
-/// wait for an earlier, slower input before a worker pauses (bounds memory
-/// whatever the number of inputs).
-pub const WINDOW_PER_JOB: usize = 64;
-
 /// One input's name and what reading it gave.
 type Res = (OsString, std::io::Result<Digested>);
 
@@ -93,7 +88,7 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
     } else {
         None
     };
-    let window = jobs * WINDOW_PER_JOB;
+    let window = jobs * sched::WINDOW_PER_JOB;
     // Several files at once in the lanes of a multi-buffer kernel, where
     // the algorithm has one here (see `io::lanes`); else one at a time
     // (lazily: each input is opened only when its turn comes).

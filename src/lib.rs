@@ -30,22 +30,22 @@
 //!
 //! ```text
 //! main     -> cli, app, config, env, report, text, algo
-//! cli      -> config, env, algo, bench, error, text, os, walk, check
+//! cli      -> config, env, algo, bench, error, text, walk
 //! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress
 //! hash     -> io, sched, report, algo, config, walk, text, os
-//! check    -> io, sched, report, algo, config, walk, text, os, hash
+//! check    -> io, sched, report, algo, config, walk, text, os
 //! install  -> report, config, os, text
 //! report   -> config, algo, progress, text, os
 //! bench    -> algo, error, text
 //! config   -> algo, walk, bench
-//! progress -> config, os
+//! progress -> config
 //! io       -> algo, sched, config, progress, os
 //! walk     -> os
 //! sched    -> os
+//! text     -> os
 //! algo     ->
 //! env      ->
 //! error    ->
-//! text     -> os
 //! os       ->
 //! ```
 

@@ -35,6 +35,11 @@ pub enum Item<W, R> {
     Done(R),
 }
 
+/// The reorder window per worker thread: how many finished results may
+/// wait for an earlier, slower input before a worker pauses (bounds memory
+/// whatever the number of inputs).
+pub const WINDOW_PER_JOB: usize = 64;
+
 /// Most items a worker claims at once (small, quick inputs).
 const MAX_BATCH: usize = 16;
 

@@ -22,58 +22,54 @@ pub trait Hasher: Send {
     /// for the CRCs the 32-bit value big-endian, for sysv/bsd the 16-bit
     /// checksum big-endian (the bytes GNU `cksum --raw` writes).
     fn finalize(self: Box<Self>) -> Vec<u8>;
-
-    /// For checksums that can be computed in pieces and joined (the
-    /// folding CRCs): a fresh hasher for a segment of the message that is
-    /// hashed separately (on another thread) and then passed to
-    /// [`absorb`](Self::absorb). `None` (the default) for the others.
-    fn segment(&self) -> Option<Box<dyn Hasher>> {
-        None
-    }
-
-    /// Appends `seg`, a finished segment hasher made by this hasher's
-    /// [`segment`](Self::segment), as the bytes that follow those hashed so
-    /// far. Returns false (and changes nothing) for a hasher of another kind.
-    fn absorb(&mut self, seg: Box<dyn Hasher>) -> bool {
-        let _ = seg;
-        false
-    }
-
-    /// Feeds `data` using every thread of the current rayon pool, for
-    /// tree hashes that can (BLAKE3); the others just [`update`](Self::update).
-    /// Worth it for large inputs only (a few hundred KiB per call at least).
-    fn update_parallel(&mut self, data: &[u8]) {
-        self.update(data);
-    }
-
-    /// True when [`update_parallel`](Self::update_parallel) really uses
-    /// several threads.
-    fn parallel(&self) -> bool {
-        false
-    }
-
-    /// The hashers inside a multi-digest hasher ([`crate::io::Multi`]), so
-    /// that the I/O layer can run each on a thread of its own; `None` for a
-    /// single digest.
-    fn fan_out(&mut self) -> Option<&mut Vec<Box<dyn Hasher>>> {
-        None
-    }
-
-    /// The raw state of a segment hasher, for [`absorb`](Self::absorb).
-    #[doc(hidden)]
-    fn into_part(self: Box<Self>) -> Option<CrcPart> {
-        None
+    /// What this hasher can do beyond [`update`](Self::update) and
+    /// [`finalize`](Self::finalize), for the I/O layer to use on large
+    /// inputs; [`Capability::None`] (the default) for most.
+    fn capability(&mut self) -> Capability<'_> {
+        Capability::None
     }
 }
 
-/// A segment's CRC state, handed from [`Hasher::into_part`] to
-/// [`Hasher::absorb`].
-#[doc(hidden)]
-pub enum CrcPart {
-    /// CRC-32/CKSUM over the segment's bytes, and their count.
-    Cksum(Box<crc_fast::Digest>, u64),
-    /// zlib's CRC-32 over the segment's bytes.
-    Zlib(crc32fast::Hasher),
+/// An optional capability of a [`Hasher`].
+pub enum Capability<'a> {
+    /// Nothing beyond update and finalize.
+    None,
+    /// A checksum computed in segments and joined (the folding CRCs): one
+    /// large input is split across threads.
+    Combine(&'a mut dyn Combine),
+    /// A tree hash whose [`Tree::update_parallel`] uses every thread of the
+    /// current rayon pool (BLAKE3).
+    Tree(&'a mut dyn Tree),
+    /// Several digests of one input (the I/O layer's multi-digest hasher),
+    /// each of which may run on a thread of its own.
+    Multi(&'a mut Vec<Box<dyn Hasher>>),
+}
+
+/// A checksum that can be computed in pieces and joined.
+pub trait Combine: Send {
+    /// A fresh hasher for a later segment of the message, hashed
+    /// separately (on another thread) and then passed to
+    /// [`absorb`](Self::absorb).
+    fn segment(&self) -> Box<dyn Segment>;
+    /// Appends `seg`, a finished segment made by [`segment`](Self::segment),
+    /// as the bytes that follow those hashed so far. Returns false (and
+    /// changes nothing) for a segment of another kind.
+    fn absorb(&mut self, seg: Box<dyn Segment>) -> bool;
+}
+
+/// A segment of a [`Combine`] checksum.
+pub trait Segment: Send {
+    /// Feeds the segment's next bytes.
+    fn update(&mut self, data: &[u8]);
+    /// The segment's state, for [`Combine::absorb`] to take back.
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
+}
+
+/// A tree hash that can hash one large buffer on many threads.
+pub trait Tree: Send {
+    /// Feeds `data` using every thread of the current rayon pool. Worth it
+    /// for large inputs only (a few hundred KiB per call at least).
+    fn update_parallel(&mut self, data: &[u8]);
 }
 
 /// Adapter over any RustCrypto `digest 0.11` hasher.
@@ -164,26 +160,10 @@ impl Hasher for PosixCrc {
         self.len += data.len() as u64;
         self.feed(data);
     }
-    fn segment(&self) -> Option<Box<dyn Hasher>> {
-        matches!(self.state, CrcState::Fast(_)).then(|| Box::new(PosixCrc::new(true)) as Box<dyn Hasher>)
-    }
-    fn absorb(&mut self, seg: Box<dyn Hasher>) -> bool {
-        let CrcState::Fast(d) = &mut self.state else {
-            return false;
-        };
-        match seg.into_part() {
-            Some(CrcPart::Cksum(other, len)) => {
-                d.combine(&other);
-                self.len += len;
-                true
-            }
-            _ => false,
-        }
-    }
-    fn into_part(self: Box<Self>) -> Option<CrcPart> {
+    fn capability(&mut self) -> Capability<'_> {
         match self.state {
-            CrcState::Fast(d) => Some(CrcPart::Cksum(d, self.len)),
-            CrcState::Table(_) => None,
+            CrcState::Fast(_) => Capability::Combine(self),
+            CrcState::Table(_) => Capability::None,
         }
     }
     fn finalize(mut self: Box<Self>) -> Vec<u8> {
@@ -202,6 +182,37 @@ impl Hasher for PosixCrc {
             CrcState::Table(c) => !c,
         };
         crc.to_be_bytes().to_vec()
+    }
+}
+
+impl Segment for PosixCrc {
+    fn update(&mut self, data: &[u8]) {
+        Hasher::update(self, data);
+    }
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+}
+
+impl Combine for PosixCrc {
+    fn segment(&self) -> Box<dyn Segment> {
+        Box::new(PosixCrc::new(true))
+    }
+    fn absorb(&mut self, seg: Box<dyn Segment>) -> bool {
+        let CrcState::Fast(d) = &mut self.state else {
+            return false;
+        };
+        match seg.into_any().downcast::<PosixCrc>() {
+            Ok(other) => match other.state {
+                CrcState::Fast(o) => {
+                    d.combine(&o);
+                    self.len += other.len;
+                    true
+                }
+                CrcState::Table(_) => false,
+            },
+            Err(_) => false,
+        }
     }
 }
 
@@ -224,23 +235,35 @@ impl Hasher for Crc32b {
     fn update(&mut self, data: &[u8]) {
         self.0.update(data);
     }
-    fn segment(&self) -> Option<Box<dyn Hasher>> {
-        Some(Box::new(Crc32b(self.0.clone().tap_reset())))
-    }
-    fn absorb(&mut self, seg: Box<dyn Hasher>) -> bool {
-        match seg.into_part() {
-            Some(CrcPart::Zlib(other)) => {
-                self.0.combine(&other);
-                true
-            }
-            _ => false,
-        }
-    }
-    fn into_part(self: Box<Self>) -> Option<CrcPart> {
-        Some(CrcPart::Zlib(self.0))
+    fn capability(&mut self) -> Capability<'_> {
+        Capability::Combine(self)
     }
     fn finalize(self: Box<Self>) -> Vec<u8> {
         self.0.finalize().to_be_bytes().to_vec()
+    }
+}
+
+impl Segment for Crc32b {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+}
+
+impl Combine for Crc32b {
+    fn segment(&self) -> Box<dyn Segment> {
+        Box::new(Crc32b(self.0.clone().tap_reset()))
+    }
+    fn absorb(&mut self, seg: Box<dyn Segment>) -> bool {
+        match seg.into_any().downcast::<Crc32b>() {
+            Ok(other) => {
+                self.0.combine(&other.0);
+                true
+            }
+            Err(_) => false,
+        }
     }
 }
 
@@ -289,16 +312,19 @@ impl Hasher for Blake3Crate {
     fn update(&mut self, data: &[u8]) {
         self.h.update(data);
     }
-    fn update_parallel(&mut self, data: &[u8]) {
-        self.h.update_rayon(data);
-    }
-    fn parallel(&self) -> bool {
-        true
+    fn capability(&mut self) -> Capability<'_> {
+        Capability::Tree(self)
     }
     fn finalize(self: Box<Self>) -> Vec<u8> {
         let mut out = vec![0u8; self.len];
         self.h.finalize_xof().fill(&mut out);
         out
+    }
+}
+
+impl Tree for Blake3Crate {
+    fn update_parallel(&mut self, data: &[u8]) {
+        self.h.update_rayon(data);
     }
 }
 

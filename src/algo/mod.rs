@@ -13,7 +13,7 @@ mod kernels;
 pub mod lanes;
 pub mod table;
 
-pub use backends::{Backend, CrcPart, Hasher};
+pub use backends::{Backend, Capability, Combine, Hasher, Segment, Tree};
 pub use table::{AlgoInfo, Class, GnuSince, Length};
 
 /// The family of a checksum algorithm, as named by `cksum -a` (GNU coreutils

@@ -154,7 +154,7 @@ fn schedule(common: &Common, lines: &mut Lines<'_>, sink: &mut (dyn FnMut(Event,
         ..io::InputOpts::default()
     };
     let jobs = sched::effective_jobs(common.jobs);
-    let window = jobs * crate::hash::WINDOW_PER_JOB;
+    let window = jobs * sched::WINDOW_PER_JOB;
     let producer = || lines.next_item();
     let emit = |ev, more| sink(ev, more);
     // Several listed files at once in the lanes of a multi-buffer kernel

@@ -5,7 +5,7 @@
 //! "improperly formatted" warning ([`digest_type_string`]).
 
 use super::parse::{self, Expect, TagRule};
-use crate::algo::{AlgoKind, Algorithm, GnuSince};
+use crate::algo::{AlgoKind, Algorithm};
 use crate::config::{CheckJob, Dialect};
 
 /// The algorithm a checksum file's name implies (mhash only): `SHA256SUMS`,
@@ -122,11 +122,6 @@ pub fn candidates(len: usize) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-/// The GNU release line whose algorithms a level of compatibility has.
-pub fn gnu_level(v9_1: bool) -> GnuSince {
-    if v9_1 { GnuSince::V9_1 } else { GnuSince::V9_4 }
 }
 
 #[cfg(test)]

@@ -154,7 +154,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             family: Vec::new(),
             length_given: false,
             dialect: super::stages::dialect(Personality::B3sum),
-            gnu_level: crate::check::rules::gnu_level(common.compat == GnuCompat::V9_1),
+            gnu_level: common.compat.algorithms(),
             base64: common.compat >= GnuCompat::V9_4,
             names: super::stages::status_names(common.compat),
             verbosity: if m.get_flag("quiet") {

@@ -588,7 +588,7 @@ fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: Inp
         family,
         length_given: t.length.as_ref().is_some_and(|(n, _)| *n != 0),
         dialect: dialect(p),
-        gnu_level: crate::check::rules::gnu_level(common.compat == GnuCompat::V9_1),
+        gnu_level: common.compat.algorithms(),
         base64: common.compat >= GnuCompat::V9_4 || p == Personality::Mhash,
         names: status_names(common.compat),
         verbosity: t.verbosity,

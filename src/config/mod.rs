@@ -190,6 +190,16 @@ impl GnuCompat {
         }
     }
 
+    /// The GNU release line whose algorithms this level has (9.1's cksum
+    /// has neither crc32b nor SHA-3).
+    pub fn algorithms(self) -> crate::algo::GnuSince {
+        if self == GnuCompat::V9_1 {
+            crate::algo::GnuSince::V9_1
+        } else {
+            crate::algo::GnuSince::V9_4
+        }
+    }
+
     /// The release this compat level names, for `--version`.
     pub fn release(self) -> &'static str {
         match self {

@@ -8,7 +8,7 @@
 //! algorithm, memory is `SLOTS` x the read size whatever the input size,
 //! and the slowest digest sets the pace.
 
-use crate::algo::Hasher;
+use crate::algo::{Capability, Hasher};
 use std::io::{self, Read};
 use std::sync::Arc;
 use std::sync::mpsc;
@@ -34,16 +34,16 @@ impl Hasher for Multi {
         }
         out
     }
-    fn fan_out(&mut self) -> Option<&mut Vec<Box<dyn Hasher>>> {
-        Some(&mut self.0)
+    fn capability(&mut self) -> Capability<'_> {
+        Capability::Multi(&mut self.0)
     }
 }
 
 /// Reads `reader` to its end once, hashing every byte with each of
 /// `hashers` on a thread of its own while the calling thread reads ahead
 /// into the ring. A hasher that can use several threads itself
-/// ([`Hasher::parallel`], BLAKE3) gets each slot through
-/// [`Hasher::update_parallel`]. `first` holds bytes already read (they are
+/// ([`Capability::Tree`], BLAKE3) gets each slot through
+/// [`crate::algo::Tree::update_parallel`]. `first` holds bytes already read (they are
 /// hashed first). Adds the bytes read to `total`.
 ///
 /// # Errors
@@ -77,12 +77,11 @@ pub fn feed(
                 .stack_size(256 * 1024)
                 .spawn_scoped(scope, move || {
                     let Ok(h) = take.recv() else { return };
-                    let parallel = h.parallel();
+                    let tree = matches!(h.capability(), Capability::Tree(_));
                     while let Ok((i, buf, len)) = rx.recv() {
-                        if parallel {
-                            h.update_parallel(&buf[..len]);
-                        } else {
-                            h.update(&buf[..len]);
+                        match h.capability() {
+                            Capability::Tree(t) if tree => t.update_parallel(&buf[..len]),
+                            _ => h.update(&buf[..len]),
                         }
                         drop(buf);
                         let _ = done.send(i);

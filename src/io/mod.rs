@@ -14,7 +14,7 @@ mod split;
 
 pub use fanout::Multi;
 
-use crate::algo::{Algorithm, Hasher};
+use crate::algo::{Algorithm, Capability, Hasher};
 use crate::config::IoMode;
 use std::fs::File;
 use std::io::{self, Read};
@@ -180,7 +180,7 @@ fn stream(
     threads: usize,
     on_big: &mut dyn FnMut(),
 ) -> io::Result<u64> {
-    let parallel = threads > 1 && (hasher.parallel() || hasher.fan_out().is_some());
+    let parallel = threads > 1 && matches!(hasher.capability(), Capability::Tree(_) | Capability::Multi(_));
     if !parallel {
         return feed_then(reader, hasher, buf.bytes(), total, on_big);
     }
@@ -200,7 +200,7 @@ fn stream(
         return feed_then(reader, hasher, bytes, total, &mut || {});
     }
     on_big();
-    if let Some(hashers) = hasher.fan_out() {
+    if let Capability::Multi(hashers) = hasher.capability() {
         let len = bytes.len();
         let list = hashers
             .iter_mut()
@@ -365,7 +365,7 @@ pub fn digest_inputs(
             && let Some(threads) = opts.threads.map(crate::sched::effective_jobs)
             && threads > 1
             && !read_errors_end_input
-            && hasher.segment().is_some()
+            && matches!(hasher.capability(), Capability::Combine(_))
         {
             advise_sequential(&f);
             if split::feed_segments(&f, size, hasher.as_mut(), threads, &mut total)? {

@@ -3,7 +3,7 @@
 //! can be joined in order ([`Hasher::segment`] / [`Hasher::absorb`]: the
 //! folding CRCs, which run faster than one thread can read).
 
-use crate::algo::Hasher;
+use crate::algo::{Capability, Hasher, Segment};
 use crate::io::ReadBuf;
 use std::fs::File;
 use std::io;
@@ -34,14 +34,22 @@ pub fn feed_segments(
     let bounds: Vec<(u64, u64)> = (0..n)
         .map(|i| (i * seg_len, if i + 1 == n { size } else { (i + 1) * seg_len }))
         .collect();
-    type SegResult = io::Result<Option<Box<dyn Hasher>>>;
-    let run_segment = |start: u64, end: u64, mut seg: Box<dyn Hasher>, buf: &mut ReadBuf| -> SegResult {
-        hash_range(f, start, end, seg.as_mut(), buf).map(|whole| whole.then_some(seg))
+    type SegResult = io::Result<Option<Box<dyn Segment>>>;
+    let run_segment = |start: u64, end: u64, mut seg: Box<dyn Segment>, buf: &mut ReadBuf| -> SegResult {
+        hash_range(f, start, end, &mut |d| seg.update(d), buf).map(|whole| whole.then_some(seg))
     };
+    // Every segment's hasher first: a checksum that cannot be split is
+    // streamed by the caller instead.
+    let mut segs = Vec::with_capacity(bounds.len() - 1);
+    for _ in 1..bounds.len() {
+        match segment_of(hasher) {
+            Ok(seg) => segs.push(seg),
+            Err(_) => return Ok(false),
+        }
+    }
     let (first, rest): (io::Result<bool>, Vec<SegResult>) = std::thread::scope(|s| {
         let mut pending = Vec::new();
-        for &(start, end) in &bounds[1..] {
-            let seg = hasher.segment().expect("checked by the caller");
+        for (&(start, end), seg) in bounds[1..].iter().zip(segs) {
             // No memory or no thread to be had: the segment is hashed
             // here, afterwards.
             let spawned = match ReadBuf::try_new().filter(|_| crate::sched::headroom()) {
@@ -57,7 +65,7 @@ pub fn feed_segments(
             pending.push(spawned);
         }
         let mut buf = ReadBuf::default();
-        let first = hash_range(f, bounds[0].0, bounds[0].1, hasher, &mut buf);
+        let first = hash_range(f, bounds[0].0, bounds[0].1, &mut |d| hasher.update(d), &mut buf);
         let rest = pending
             .into_iter()
             .map(|p| match p {
@@ -65,8 +73,7 @@ pub fn feed_segments(
                     .join()
                     .unwrap_or_else(|_| Err(io::Error::other("segment thread panicked"))),
                 Err((start, end)) => {
-                    let seg = hasher.segment().expect("checked by the caller");
-                    run_segment(start, end, seg, &mut buf)
+                    segment_of(hasher).and_then(|seg| run_segment(start, end, seg, &mut buf))
                 }
             })
             .collect();
@@ -79,7 +86,11 @@ pub fn feed_segments(
         match r? {
             None => return Ok(false),
             Some(seg) => {
-                if !hasher.absorb(seg) {
+                let absorbed = match hasher.capability() {
+                    Capability::Combine(c) => c.absorb(seg),
+                    _ => false,
+                };
+                if !absorbed {
                     return Err(io::Error::other("segment of another kind"));
                 }
             }
@@ -89,9 +100,23 @@ pub fn feed_segments(
     Ok(true)
 }
 
+/// A fresh segment of `hasher`, a [`Capability::Combine`] checksum.
+fn segment_of(hasher: &mut dyn Hasher) -> io::Result<Box<dyn Segment>> {
+    match hasher.capability() {
+        Capability::Combine(c) => Ok(c.segment()),
+        _ => Err(io::Error::other("the checksum cannot be split")),
+    }
+}
+
 /// Hashes bytes `start..end` of `f` into `h` with positioned reads.
 /// Returns false if the file ended before `end`.
-fn hash_range(f: &File, start: u64, end: u64, h: &mut dyn Hasher, buf: &mut ReadBuf) -> io::Result<bool> {
+fn hash_range(
+    f: &File,
+    start: u64,
+    end: u64,
+    h: &mut dyn FnMut(&[u8]),
+    buf: &mut ReadBuf,
+) -> io::Result<bool> {
     let bytes = buf.bytes();
     let mut off = start;
     while off < end {
@@ -99,7 +124,7 @@ fn hash_range(f: &File, start: u64, end: u64, h: &mut dyn Hasher, buf: &mut Read
         match read_at(f, &mut bytes[..want], off) {
             Ok(0) => return Ok(false),
             Ok(n) => {
-                h.update(&bytes[..n]);
+                h(&bytes[..n]);
                 crate::progress::note_bytes(n as u64);
                 off += n as u64;
             }

@@ -6,8 +6,9 @@ use super::Compress;
 /// and in keeping 28 of the 32 output bytes).
 pub(in crate::algo) struct Sha256([u32; 8]);
 
-/// The round constants K0..K63, FIPS 180-4 §4.2.2.
-const K: [u32; 64] = [
+/// The round constants K0..K63, FIPS 180-4 §4.2.2: the one copy every
+/// SHA-256 kernel (portable, SHA-NI, AVX2, ARMv8) reads.
+pub(super) const K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -18,18 +19,24 @@ const K: [u32; 64] = [
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ];
 
+/// The SHA-256 initial hash value H(0), FIPS 180-4 §5.3.3.
+pub(super) const IV_256: [u32; 8] = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
+
+/// The SHA-224 initial hash value H(0), FIPS 180-4 §5.3.2.
+pub(super) const IV_224: [u32; 8] = [
+    0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
+];
+
 impl Sha256 {
     /// The SHA-256 initial hash value, FIPS 180-4 §5.3.3.
     pub(in crate::algo) fn new_256() -> Sha256 {
-        Sha256([
-            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-        ])
+        Sha256(IV_256)
     }
     /// The SHA-224 initial hash value, FIPS 180-4 §5.3.2.
     pub(in crate::algo) fn new_224() -> Sha256 {
-        Sha256([
-            0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
-        ])
+        Sha256(IV_224)
     }
 }
 

@@ -7,7 +7,7 @@
 //! rotate); Ch and Maj use `andnot` and the `b ^ ((a ^ b) & (b ^ c))` form.
 
 use super::md5_x8::transpose8;
-use super::sha256_xn_shani::{IV_224, IV_256, K};
+use super::sha256::{IV_224, IV_256, K};
 use crate::algo::lanes::LaneKernel;
 use core::arch::x86_64::*;
 
