@@ -111,11 +111,7 @@ pub fn backend_report() -> String {
         "\n{:<10} {:<20} {:<16} other backends",
         "algorithm", "backend", "source"
     );
-    let mut kinds = AlgoKind::ALL;
-    // Cryptographic first, then xxHash, then the legacy checksums; within
-    // each, the order of the enum's declaration.
-    kinds.sort_by_key(|k| (k.info().class as u8, *k as u8));
-    for kind in kinds {
+    for kind in AlgoKind::report_order() {
         let a = Algorithm::new(kind);
         let chosen = a.backend();
         let others: Vec<String> = a
@@ -156,4 +152,91 @@ pub fn backend_report() -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Personality;
+    use crate::env::Env;
+    use crate::report::Captured;
+    use std::ffi::OsString;
+
+    /// Runs `argv` in this process with `MHASH_GNU_COMPAT=compat` (as an
+    /// [`Env`], the process's own untouched) and returns stdout, stderr
+    /// and the exit status.
+    fn run_in_process(compat: &str, argv: &[&OsStr]) -> (Vec<u8>, Vec<u8>, i32) {
+        let env = Env {
+            gnu_compat: Some(compat.to_string()),
+            ..Env::default()
+        };
+        let args: Vec<OsString> = argv.iter().map(|a| a.to_os_string()).collect();
+        let p = Personality::from_argv0(argv[0]);
+        let cfg = crate::cli::parse(p, args, &env).expect("a valid command line");
+        let (out, err) = (Captured::default(), Captured::default());
+        let mut con = Console::new(
+            &cfg.common.prog,
+            cfg.common.compat,
+            Box::new(out.clone()),
+            Box::new(err.clone()),
+            false,
+        );
+        let status = run(&cfg, &mut con);
+        (out.contents(), err.contents(), status)
+    }
+
+    use std::ffi::OsStr;
+
+    // The status lines GNU md5sum prints for a listed name holding a
+    // backslash: GNU 9.1 (the /usr/bin one here) leaves it alone, 9.4
+    // escapes it, 9.11 shell-quotes it.
+    #[test]
+    fn every_gnu_release_in_one_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let name = dir.path().join("a\\b");
+        std::fs::write(&name, b"x").unwrap();
+        let sums = dir.path().join("sums");
+        let line =
+            format!("\\9dd4e461268c8034f5c8564e155c67a6  {}\n", name.display()).replace("a\\b", "a\\\\b");
+        std::fs::write(&sums, line).unwrap();
+        let shown = name.display().to_string();
+        for (compat, want) in [
+            ("9.1", format!("{shown}: OK\n")),
+            ("9.4", format!("\\{}: OK\n", shown.replace('\\', "\\\\"))),
+            ("9.11", format!("'{shown}': OK\n")),
+        ] {
+            let (out, err, status) = run_in_process(
+                compat,
+                &[OsStr::new("md5sum"), OsStr::new("-c"), sums.as_os_str()],
+            );
+            assert_eq!(String::from_utf8_lossy(&out), want, "MHASH_GNU_COMPAT={compat}");
+            assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
+            assert_eq!(status, 0);
+        }
+        // GNU 9.1's cksum has no SHA-3; 9.4 and later have it.
+        let env = |c: &str| Env {
+            gnu_compat: Some(c.to_string()),
+            ..Env::default()
+        };
+        let argv = || {
+            vec![
+                OsString::from("cksum"),
+                "-a".into(),
+                "sha3".into(),
+                "-l".into(),
+                "256".into(),
+            ]
+        };
+        assert!(crate::cli::parse(Personality::Cksum, argv(), &env("9.1")).is_err());
+        assert!(crate::cli::parse(Personality::Cksum, argv(), &env("9.11")).is_ok());
+    }
+
+    #[test]
+    fn backends_report_lists_every_algorithm() {
+        let report = backend_report();
+        for kind in crate::algo::AlgoKind::ALL {
+            let row = format!("\n{:<10} ", kind.name());
+            assert!(report.contains(&row), "--backends has a row for {}", kind.name());
+        }
+    }
 }

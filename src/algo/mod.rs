@@ -14,17 +14,19 @@ pub mod lanes;
 pub mod table;
 
 pub use backends::{Backend, Capability, Combine, Hasher, Segment, Tree};
-pub use table::{AlgoInfo, Class, GnuSince, Length};
+pub use table::{AlgoInfo, Class, Family, GnuSince, Length};
 
 /// The family of a checksum algorithm, as named by `cksum -a` (GNU coreutils
 /// 9.11: `sysv bsd crc crc32b md5 sha1 sha2 sha3 blake2b sm3`), with the SHA-2
-/// and SHA-3 members spelled out.
+/// and SHA-3 members spelled out. Declared in the order of GNU cksum's
+/// `algorithm_args` list (mhash's own algorithms last), which `-a`'s
+/// "Valid arguments" list follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AlgoKind {
-    /// `sum -s`: the System V 16-bit checksum over 512-byte blocks.
-    Sysv,
     /// `sum -r`: the BSD 16-bit rotating checksum over 1024-byte blocks.
     Bsd,
+    /// `sum -s`: the System V 16-bit checksum over 512-byte blocks.
+    Sysv,
     /// The POSIX `cksum` CRC (CRC-32/CKSUM over the data, then the length).
     Crc,
     /// zlib's CRC-32 (CRC-32/ISO-HDLC), `cksum -a crc32b` (GNU 9.6+).
@@ -102,6 +104,14 @@ impl AlgoKind {
         AlgoKind::Sysv,
         AlgoKind::Bsd,
     ];
+
+    /// Every kind in the order of its declaration (GNU cksum's
+    /// `algorithm_args` order, mhash's own last).
+    pub fn declared() -> Vec<AlgoKind> {
+        let mut v = AlgoKind::ALL.to_vec();
+        v.sort();
+        v
+    }
 
     /// The natural (maximum) digest length in bits.
     pub fn max_bits(self) -> u32 {

@@ -40,6 +40,41 @@ pub enum Length {
     Extendable,
 }
 
+/// A family that `cksum -a` names as one (GNU 9.8+), its member chosen by
+/// `-l`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// `-a sha2`: SHA-224, SHA-256, SHA-384, SHA-512 (FIPS 180-4).
+    Sha2,
+    /// `-a sha3`: SHA3-224, SHA3-256, SHA3-384, SHA3-512 (FIPS 202).
+    Sha3,
+}
+
+impl Family {
+    /// The `-a` name: `sha2` or `sha3`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Sha2 => "sha2",
+            Family::Sha3 => "sha3",
+        }
+    }
+
+    /// The members, shortest digest first.
+    pub fn members(self) -> Vec<AlgoKind> {
+        AlgoKind::ALL
+            .into_iter()
+            .filter(|k| k.info().family == Some(self))
+            .collect()
+    }
+
+    /// The member with a digest of `bits` bits, if there is one.
+    pub fn member(self, bits: u64) -> Option<AlgoKind> {
+        self.members()
+            .into_iter()
+            .find(|k| u64::from(k.max_bits()) == bits)
+    }
+}
+
 /// The first GNU coreutils release line, as `MHASH_GNU_COMPAT` names
 /// them, whose cksum has the algorithm (`cksum -a NAME`, or a member of
 /// `-a sha2` / `-a sha3`).
@@ -69,6 +104,8 @@ pub struct AlgoInfo {
     pub class: Class,
     /// Whether `-l` may choose the digest length.
     pub length: Length,
+    /// The `-a sha2` / `-a sha3` family it belongs to, if any.
+    pub family: Option<Family>,
     /// The GNU release line that has it, `None` for mhash's own additions
     /// (the GNU personalities never see those).
     pub gnu: Option<GnuSince>,
@@ -100,6 +137,7 @@ const fn row(
         spec,
         class,
         length: Length::Fixed,
+        family: None,
         gnu,
         file_stems,
         backends,
@@ -113,14 +151,14 @@ use GnuSince::{V9_1, V9_4};
 /// where one tag is a prefix of another, the longer one comes first).
 #[rustfmt::skip]
 pub static TABLE: [AlgoInfo; 19] = [
-    row(AlgoKind::Sha3_224, "sha3-224", Some("SHA3-224"), 224, "FIPS 202", C, Some(V9_4), &["sha3-224"], &backends::SHA3),
-    row(AlgoKind::Sha3_256, "sha3-256", Some("SHA3-256"), 256, "FIPS 202", C, Some(V9_4), &["sha3-256"], &backends::SHA3),
-    row(AlgoKind::Sha3_384, "sha3-384", Some("SHA3-384"), 384, "FIPS 202", C, Some(V9_4), &["sha3-384"], &backends::SHA3),
-    row(AlgoKind::Sha3_512, "sha3-512", Some("SHA3-512"), 512, "FIPS 202", C, Some(V9_4), &["sha3-512"], &backends::SHA3),
-    row(AlgoKind::Sha224, "sha224", Some("SHA224"), 224, "FIPS 180-4", C, Some(V9_1), &["sha224"], &backends::SHA256),
-    row(AlgoKind::Sha256, "sha256", Some("SHA256"), 256, "FIPS 180-4", C, Some(V9_1), &["sha256"], &backends::SHA256),
-    row(AlgoKind::Sha384, "sha384", Some("SHA384"), 384, "FIPS 180-4", C, Some(V9_1), &["sha384"], &backends::SHA512),
-    row(AlgoKind::Sha512, "sha512", Some("SHA512"), 512, "FIPS 180-4", C, Some(V9_1), &["sha512"], &backends::SHA512),
+    AlgoInfo { family: Some(Family::Sha3), ..row(AlgoKind::Sha3_224, "sha3-224", Some("SHA3-224"), 224, "FIPS 202", C, Some(V9_4), &["sha3-224"], &backends::SHA3) },
+    AlgoInfo { family: Some(Family::Sha3), ..row(AlgoKind::Sha3_256, "sha3-256", Some("SHA3-256"), 256, "FIPS 202", C, Some(V9_4), &["sha3-256"], &backends::SHA3) },
+    AlgoInfo { family: Some(Family::Sha3), ..row(AlgoKind::Sha3_384, "sha3-384", Some("SHA3-384"), 384, "FIPS 202", C, Some(V9_4), &["sha3-384"], &backends::SHA3) },
+    AlgoInfo { family: Some(Family::Sha3), ..row(AlgoKind::Sha3_512, "sha3-512", Some("SHA3-512"), 512, "FIPS 202", C, Some(V9_4), &["sha3-512"], &backends::SHA3) },
+    AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha224, "sha224", Some("SHA224"), 224, "FIPS 180-4", C, Some(V9_1), &["sha224"], &backends::SHA256) },
+    AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha256, "sha256", Some("SHA256"), 256, "FIPS 180-4", C, Some(V9_1), &["sha256"], &backends::SHA256) },
+    AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha384, "sha384", Some("SHA384"), 384, "FIPS 180-4", C, Some(V9_1), &["sha384"], &backends::SHA512) },
+    AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha512, "sha512", Some("SHA512"), 512, "FIPS 180-4", C, Some(V9_1), &["sha512"], &backends::SHA512) },
     row(AlgoKind::Sha1, "sha1", Some("SHA1"), 160, "FIPS 180-4", C, Some(V9_1), &["sha1"], &backends::SHA1),
     row(AlgoKind::Md5, "md5", Some("MD5"), 128, "RFC 1321", C, Some(V9_1), &["md5"], &backends::MD5),
     AlgoInfo {
@@ -141,6 +179,15 @@ pub static TABLE: [AlgoInfo; 19] = [
 ];
 
 impl AlgoKind {
+    /// Every kind in the order `--backends` and `mhash -a`'s list show
+    /// them: cryptographic, then xxHash, then the legacy checksums; within
+    /// each, the declaration's (GNU's) order.
+    pub fn report_order() -> Vec<AlgoKind> {
+        let mut kinds = AlgoKind::ALL.to_vec();
+        kinds.sort_by_key(|k| (k.info().class as u8, *k as u8));
+        kinds
+    }
+
     /// This algorithm's row of [`TABLE`].
     pub fn info(self) -> &'static AlgoInfo {
         // 19 rows: a scan is as quick as an index and cannot go stale.
@@ -155,6 +202,32 @@ impl AlgoKind {
 mod tests {
     use super::*;
     use crate::algo::Algorithm;
+
+    #[test]
+    fn all_lists_every_variant_once() {
+        // The match is exhaustive: a new variant fails to compile here
+        // until it is added (and then to ALL, or the count fails).
+        for k in AlgoKind::ALL {
+            match k {
+                AlgoKind::Bsd | AlgoKind::Sysv | AlgoKind::Crc | AlgoKind::Crc32b | AlgoKind::Md5 => {}
+                AlgoKind::Sha1
+                | AlgoKind::Sha224
+                | AlgoKind::Sha256
+                | AlgoKind::Sha384
+                | AlgoKind::Sha512 => {}
+                AlgoKind::Sha3_224 | AlgoKind::Sha3_256 | AlgoKind::Sha3_384 | AlgoKind::Sha3_512 => {}
+                AlgoKind::Blake2b | AlgoKind::Sm3 | AlgoKind::Blake3 | AlgoKind::Xxh3 | AlgoKind::Xxh128 => {}
+            }
+        }
+        let mut seen = AlgoKind::declared();
+        seen.dedup();
+        assert_eq!(seen.len(), AlgoKind::ALL.len());
+        assert_eq!(
+            AlgoKind::ALL.len(),
+            AlgoKind::Xxh128 as usize + 1,
+            "Xxh128 is declared last"
+        );
+    }
 
     #[test]
     fn every_kind_has_one_row_in_all_order() {
@@ -193,6 +266,16 @@ mod tests {
                 assert_eq!(*stem, stem.to_ascii_lowercase());
             }
         }
+    }
+
+    #[test]
+    fn families_have_their_four_lengths() {
+        for f in [Family::Sha2, Family::Sha3] {
+            let bits: Vec<u32> = f.members().iter().map(|k| k.max_bits()).collect();
+            assert_eq!(bits, [224, 256, 384, 512], "{}", f.name());
+        }
+        assert_eq!(Family::Sha3.member(256), Some(AlgoKind::Sha3_256));
+        assert_eq!(Family::Sha2.member(160), None);
     }
 
     #[test]

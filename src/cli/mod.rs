@@ -16,7 +16,7 @@ mod stages;
 
 pub use stages::parse;
 
-use crate::algo::AlgoKind;
+use crate::algo::{AlgoKind, Family, GnuSince};
 use crate::config::{GnuCompat, Job, Personality};
 use crate::error::Error;
 use crate::text::{RAW_BYTE_BASE, message_bytes};
@@ -200,7 +200,7 @@ pub fn command(p: Personality) -> Command {
                 .value_name("TYPE")
                 .action(ArgAction::Append)
                 .allow_hyphen_values(true)
-                .help("digest algorithm (default sha256): md5 sha1 sha224 sha256 sha384 sha512 sha2 sha3 sha3-256 blake2b sm3 blake3 xxh3 xxh128 crc crc32b sysv bsd; or a comma list, e.g. md5,sha256"),
+                .help(algorithm_help()),
         );
         cmd = cmd.arg(flag(
             "base64",
@@ -516,25 +516,39 @@ fn events(m: &clap::ArgMatches) -> Vec<Opt> {
     ev.into_iter().map(|(_, o)| o).collect()
 }
 
-/// The `-a` values a personality accepts, in GNU's `algorithm_args` order.
+/// The `-a` values a personality accepts, read from the algorithm table:
+/// under GNU names, GNU cksum's `algorithm_args` list at the release
+/// (declaration order; SHA-3 only as `sha3`; `sha2`/`sha3` after sha512
+/// from 9.4 on); for mhash, every algorithm in `--backends` order.
 fn algorithm_args(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
-    if p == Personality::Mhash {
-        return vec![
-            "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha2", "sha3", "sha3-224", "sha3-256",
-            "sha3-384", "sha3-512", "blake2b", "sm3", "blake3", "xxh3", "xxh128", "crc", "crc32b", "sysv",
-            "bsd",
-        ];
-    }
-    if compat == GnuCompat::V9_1 {
-        vec![
-            "bsd", "sysv", "crc", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "sm3",
-        ]
+    let native = p == Personality::Mhash;
+    let level = compat.algorithms();
+    let kinds = if native {
+        AlgoKind::report_order()
     } else {
-        vec![
-            "bsd", "sysv", "crc", "crc32b", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha2",
-            "sha3", "blake2b", "sm3",
-        ]
+        AlgoKind::declared()
+    };
+    let families = native || level >= GnuSince::V9_4;
+    let mut v = Vec::new();
+    for k in kinds {
+        let info = k.info();
+        let listed = native || info.gnu.is_some_and(|s| s <= level) && info.family != Some(Family::Sha3);
+        if listed {
+            v.push(info.name);
+        }
+        if k == AlgoKind::Sha512 && families {
+            v.extend([Family::Sha2.name(), Family::Sha3.name()]);
+        }
     }
+    v
+}
+
+/// The native face's `-a` help: every value it takes.
+fn algorithm_help() -> String {
+    format!(
+        "digest algorithm (default sha256): {}; or a comma list, e.g. md5,sha256",
+        algorithm_args(Personality::Mhash, GnuCompat::V9_11).join(" ")
+    )
 }
 
 /// GNU's `quote()`: 'x' in the C locale, ‘x’ where the locale is UTF-8.
@@ -637,16 +651,16 @@ fn not_multiple_of_8(v: &str) -> Error {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum AlgoChoice {
     Kind(AlgoKind),
-    Sha2,
-    Sha3,
+    /// `sha2` or `sha3`: the member `-l` names.
+    Family(Family),
 }
 
 fn choice_from_name(name: &str) -> Option<AlgoChoice> {
-    match name {
-        "sha2" => Some(AlgoChoice::Sha2),
-        "sha3" => Some(AlgoChoice::Sha3),
-        _ => AlgoKind::from_name(name).map(AlgoChoice::Kind),
-    }
+    [Family::Sha2, Family::Sha3]
+        .into_iter()
+        .find(|f| f.name() == name)
+        .map(AlgoChoice::Family)
+        .or_else(|| AlgoKind::from_name(name).map(AlgoChoice::Kind))
 }
 
 /// Parses a `-l` value as GNU's `xdectoumax`/`xnumtoumax` does (decimal,
@@ -669,6 +683,25 @@ mod tests {
         // getopt reports the first byte of a multibyte character, raw.
         assert_eq!(message_bytes(&first_byte_char('\u{e9}').to_string()), b"\xc3");
         assert_eq!(first_byte_char('q'), 'q');
+    }
+
+    #[test]
+    fn algorithm_lists_are_gnus() {
+        // GNU coreutils cksum.c `algorithm_args` at 9.1 and at 9.4-9.11.
+        assert_eq!(
+            algorithm_args(Personality::Cksum, GnuCompat::V9_1).join(" "),
+            "bsd sysv crc md5 sha1 sha224 sha256 sha384 sha512 blake2b sm3"
+        );
+        for compat in [GnuCompat::V9_4, GnuCompat::V9_11] {
+            assert_eq!(
+                algorithm_args(Personality::Cksum, compat).join(" "),
+                "bsd sysv crc crc32b md5 sha1 sha224 sha256 sha384 sha512 sha2 sha3 blake2b sm3"
+            );
+        }
+        let native = algorithm_args(Personality::Mhash, GnuCompat::V9_1);
+        for k in AlgoKind::ALL {
+            assert!(native.contains(&k.name()), "mhash -a takes {}", k.name());
+        }
     }
 
     #[test]

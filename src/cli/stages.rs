@@ -15,7 +15,7 @@ use super::{
     AlgoChoice, Native, check_algorithm, check_length_syntax, choice_from_name, command, events, help,
     not_multiple_of_8, parse_length, too_long,
 };
-use crate::algo::{AlgoKind, Algorithm};
+use crate::algo::{AlgoKind, Algorithm, Family};
 use crate::config::{
     CheckJob, Common, Config, Dialect, Encoding, Format, GnuCompat, HashJob, InputList, IoMode, Job,
     Personality, ProgressMode, StatusNames, Style, Verbosity,
@@ -325,7 +325,7 @@ fn resolve_algorithm(p: Personality, old: bool, t: &Typed) -> Result<Algorithm, 
         });
     }
     match choice {
-        AlgoChoice::Sha2 | AlgoChoice::Sha3 => family_member(choice, t, len_bits, len_str),
+        AlgoChoice::Family(f) => family_member(f, t, len_bits, len_str),
         AlgoChoice::Kind(k) if !t.more_kinds.is_empty() => {
             if len_bits != 0 {
                 return Err(Error::fatal("--length is not supported with several algorithms"));
@@ -372,33 +372,22 @@ fn resolve_algorithm(p: Personality, old: bool, t: &Typed) -> Result<Algorithm, 
 
 /// `-a sha2` / `-a sha3` with `-l` (GNU 9.8+): the member of that length;
 /// without `-l`, 512 bits (check mode only: hash mode requires `-l`).
-fn family_member(choice: AlgoChoice, t: &Typed, len_bits: u64, len_str: &str) -> Result<Algorithm, Error> {
-    let sha2 = choice == AlgoChoice::Sha2;
-    let (name, tag) = if sha2 { ("sha2", "SHA2") } else { ("sha3", "SHA3") };
+fn family_member(f: Family, t: &Typed, len_bits: u64, len_str: &str) -> Result<Algorithm, Error> {
     if t.length.is_none() && !t.check {
         return Err(Error::fatal(format!(
-            "--algorithm={name} requires specifying --length 224, 256, 384, or 512"
+            "--algorithm={} requires specifying --length 224, 256, 384, or 512",
+            f.name()
         )));
     }
     let bits = if t.length.is_none() { 512 } else { len_bits };
-    if !matches!(bits, 224 | 256 | 384 | 512) {
-        return Err(Error::fatal(format!(
+    match f.member(bits) {
+        Some(kind) => Ok(Algorithm::new(kind)),
+        None => Err(Error::fatal(format!(
             "invalid length: {}\ndigest length for {} must be 224, 256, 384, or 512",
             super::lq(len_str),
-            super::lq(tag)
-        )));
+            super::lq(&f.name().to_ascii_uppercase())
+        ))),
     }
-    let kind = match (sha2, bits) {
-        (true, 224) => AlgoKind::Sha224,
-        (true, 256) => AlgoKind::Sha256,
-        (true, 384) => AlgoKind::Sha384,
-        (true, _) => AlgoKind::Sha512,
-        (false, 224) => AlgoKind::Sha3_224,
-        (false, 256) => AlgoKind::Sha3_256,
-        (false, 384) => AlgoKind::Sha3_384,
-        (false, _) => AlgoKind::Sha3_512,
-    };
-    Ok(Algorithm::new(kind))
 }
 
 /// Stage 3: GNU's post-parse checks of option combinations, in GNU's
@@ -555,22 +544,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm) -> Config 
 fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: InputList) -> CheckJob {
     let p = common.personality;
     let family = match t.choice {
-        Some(AlgoChoice::Sha2) if t.length.is_none() => {
-            vec![
-                AlgoKind::Sha224,
-                AlgoKind::Sha256,
-                AlgoKind::Sha384,
-                AlgoKind::Sha512,
-            ]
-        }
-        Some(AlgoChoice::Sha3) if t.length.is_none() => {
-            vec![
-                AlgoKind::Sha3_224,
-                AlgoKind::Sha3_256,
-                AlgoKind::Sha3_384,
-                AlgoKind::Sha3_512,
-            ]
-        }
+        Some(AlgoChoice::Family(f)) if t.length.is_none() => f.members(),
         _ if !t.more_kinds.is_empty() => {
             let mut v = vec![algo.kind];
             v.extend(&t.more_kinds);
