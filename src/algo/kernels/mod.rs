@@ -7,6 +7,79 @@
 //! buffering and padding shared by MD5, SHA-1 and SHA-2 (RFC 1321 §3.1-3.2,
 //! FIPS 180-4 §5.1), or a self-contained streaming state (BLAKE2b).
 
+/// The 64 steps of one MD5 block (RFC 1321 §3.4) for the lane kernels:
+/// `$step!(ROUND, a, b, c, d, w[i], T[k], s, 32 - s)` in RFC order, the
+/// round function, state words, message word, sine constant and rotation
+/// of each step; each kernel's `$step` macro says how on its vectors.
+macro_rules! md5_lane_steps {
+    ($step:ident, $a:ident, $b:ident, $c:ident, $d:ident, $w:ident) => {
+        $step!(F, $a, $b, $c, $d, $w[0], T_TABLE[0], 7, 25);
+        $step!(F, $d, $a, $b, $c, $w[1], T_TABLE[1], 12, 20);
+        $step!(F, $c, $d, $a, $b, $w[2], T_TABLE[2], 17, 15);
+        $step!(F, $b, $c, $d, $a, $w[3], T_TABLE[3], 22, 10);
+        $step!(F, $a, $b, $c, $d, $w[4], T_TABLE[4], 7, 25);
+        $step!(F, $d, $a, $b, $c, $w[5], T_TABLE[5], 12, 20);
+        $step!(F, $c, $d, $a, $b, $w[6], T_TABLE[6], 17, 15);
+        $step!(F, $b, $c, $d, $a, $w[7], T_TABLE[7], 22, 10);
+        $step!(F, $a, $b, $c, $d, $w[8], T_TABLE[8], 7, 25);
+        $step!(F, $d, $a, $b, $c, $w[9], T_TABLE[9], 12, 20);
+        $step!(F, $c, $d, $a, $b, $w[10], T_TABLE[10], 17, 15);
+        $step!(F, $b, $c, $d, $a, $w[11], T_TABLE[11], 22, 10);
+        $step!(F, $a, $b, $c, $d, $w[12], T_TABLE[12], 7, 25);
+        $step!(F, $d, $a, $b, $c, $w[13], T_TABLE[13], 12, 20);
+        $step!(F, $c, $d, $a, $b, $w[14], T_TABLE[14], 17, 15);
+        $step!(F, $b, $c, $d, $a, $w[15], T_TABLE[15], 22, 10);
+        $step!(G, $a, $b, $c, $d, $w[1], T_TABLE[16], 5, 27);
+        $step!(G, $d, $a, $b, $c, $w[6], T_TABLE[17], 9, 23);
+        $step!(G, $c, $d, $a, $b, $w[11], T_TABLE[18], 14, 18);
+        $step!(G, $b, $c, $d, $a, $w[0], T_TABLE[19], 20, 12);
+        $step!(G, $a, $b, $c, $d, $w[5], T_TABLE[20], 5, 27);
+        $step!(G, $d, $a, $b, $c, $w[10], T_TABLE[21], 9, 23);
+        $step!(G, $c, $d, $a, $b, $w[15], T_TABLE[22], 14, 18);
+        $step!(G, $b, $c, $d, $a, $w[4], T_TABLE[23], 20, 12);
+        $step!(G, $a, $b, $c, $d, $w[9], T_TABLE[24], 5, 27);
+        $step!(G, $d, $a, $b, $c, $w[14], T_TABLE[25], 9, 23);
+        $step!(G, $c, $d, $a, $b, $w[3], T_TABLE[26], 14, 18);
+        $step!(G, $b, $c, $d, $a, $w[8], T_TABLE[27], 20, 12);
+        $step!(G, $a, $b, $c, $d, $w[13], T_TABLE[28], 5, 27);
+        $step!(G, $d, $a, $b, $c, $w[2], T_TABLE[29], 9, 23);
+        $step!(G, $c, $d, $a, $b, $w[7], T_TABLE[30], 14, 18);
+        $step!(G, $b, $c, $d, $a, $w[12], T_TABLE[31], 20, 12);
+        $step!(H, $a, $b, $c, $d, $w[5], T_TABLE[32], 4, 28);
+        $step!(H, $d, $a, $b, $c, $w[8], T_TABLE[33], 11, 21);
+        $step!(H, $c, $d, $a, $b, $w[11], T_TABLE[34], 16, 16);
+        $step!(H, $b, $c, $d, $a, $w[14], T_TABLE[35], 23, 9);
+        $step!(H, $a, $b, $c, $d, $w[1], T_TABLE[36], 4, 28);
+        $step!(H, $d, $a, $b, $c, $w[4], T_TABLE[37], 11, 21);
+        $step!(H, $c, $d, $a, $b, $w[7], T_TABLE[38], 16, 16);
+        $step!(H, $b, $c, $d, $a, $w[10], T_TABLE[39], 23, 9);
+        $step!(H, $a, $b, $c, $d, $w[13], T_TABLE[40], 4, 28);
+        $step!(H, $d, $a, $b, $c, $w[0], T_TABLE[41], 11, 21);
+        $step!(H, $c, $d, $a, $b, $w[3], T_TABLE[42], 16, 16);
+        $step!(H, $b, $c, $d, $a, $w[6], T_TABLE[43], 23, 9);
+        $step!(H, $a, $b, $c, $d, $w[9], T_TABLE[44], 4, 28);
+        $step!(H, $d, $a, $b, $c, $w[12], T_TABLE[45], 11, 21);
+        $step!(H, $c, $d, $a, $b, $w[15], T_TABLE[46], 16, 16);
+        $step!(H, $b, $c, $d, $a, $w[2], T_TABLE[47], 23, 9);
+        $step!(I, $a, $b, $c, $d, $w[0], T_TABLE[48], 6, 26);
+        $step!(I, $d, $a, $b, $c, $w[7], T_TABLE[49], 10, 22);
+        $step!(I, $c, $d, $a, $b, $w[14], T_TABLE[50], 15, 17);
+        $step!(I, $b, $c, $d, $a, $w[5], T_TABLE[51], 21, 11);
+        $step!(I, $a, $b, $c, $d, $w[12], T_TABLE[52], 6, 26);
+        $step!(I, $d, $a, $b, $c, $w[3], T_TABLE[53], 10, 22);
+        $step!(I, $c, $d, $a, $b, $w[10], T_TABLE[54], 15, 17);
+        $step!(I, $b, $c, $d, $a, $w[1], T_TABLE[55], 21, 11);
+        $step!(I, $a, $b, $c, $d, $w[8], T_TABLE[56], 6, 26);
+        $step!(I, $d, $a, $b, $c, $w[15], T_TABLE[57], 10, 22);
+        $step!(I, $c, $d, $a, $b, $w[6], T_TABLE[58], 15, 17);
+        $step!(I, $b, $c, $d, $a, $w[13], T_TABLE[59], 21, 11);
+        $step!(I, $a, $b, $c, $d, $w[4], T_TABLE[60], 6, 26);
+        $step!(I, $d, $a, $b, $c, $w[11], T_TABLE[61], 10, 22);
+        $step!(I, $c, $d, $a, $b, $w[2], T_TABLE[62], 15, 17);
+        $step!(I, $b, $c, $d, $a, $w[9], T_TABLE[63], 21, 11);
+    };
+}
+
 pub(super) mod blake2b;
 pub(super) mod blake3;
 pub(super) mod md5;
