@@ -120,61 +120,62 @@ fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
     let avx512 = avx2
         && std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512vl");
-    let (out, code) = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1 f0_2 f0_3", &[]).text_and_code();
+    let o = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1 f0_2 f0_3", &[]);
+    let (out, code) = (o.text(), o.code);
     assert_eq!(code, Some(0));
     let kernel = if avx512 { "avx512vl-x8" } else { "avx2-x8" };
     let line = format!("f0_1: md5: using {kernel} lanes hardware support (mhash), read");
     assert_eq!(out.contains(&line), avx2, "{out}");
     // GLIBC_TUNABLES turns AVX-512 off: the AVX2 kernel runs instead.
     if avx512 {
-        let (out, _) = sh_in(
+        let out = sh_in(
             d.path(),
             ".bin",
             "mmhash -a md5 --debug f0_1 f0_2 f0_3",
             &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-AVX512VL")],
         )
-        .text_and_code();
+        .text();
         assert!(out.contains("using avx2-x8 lanes hardware support"), "{out}");
     }
     // Without AVX2, the SSE2 kernel (four lanes, part of x86-64).
     if cfg!(target_arch = "x86_64") {
-        let (out, _) = sh_in(
+        let out = sh_in(
             d.path(),
             ".bin",
             "mmhash -a md5 --debug f0_1 f0_2 f0_3",
             &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-AVX2")],
         )
-        .text_and_code();
+        .text();
         assert!(out.contains("using sse2-x4 lanes hardware support"), "{out}");
     }
     // SHA-256 without SHA-NI: eight lanes of AVX2.
     if avx2 {
-        let (out, code) = sh_in(
+        let o = sh_in(
             d.path(),
             ".bin",
             "mmhash -a sha256 --debug f0_1 f0_2 f0_3",
             &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-SHA_NI")],
-        )
-        .text_and_code();
+        );
+        let (out, code) = (o.text(), o.code);
         assert_eq!(code, Some(0));
         assert!(
             out.contains("sha256: using avx2-x8 lanes hardware support"),
             "{out}"
         );
     }
-    let (out, _) = sh_in(
+    let out = sh_in(
         d.path(),
         ".bin",
         "mmhash -a md5 --debug f0_1 f0_2 f0_3",
         &[("MHASH_BACKEND", "portable")],
     )
-    .text_and_code();
+    .text();
     assert!(!out.contains("lanes"), "{out}");
     assert!(out.contains("using portable software"), "{out}");
     // One file alone takes the single-stream backend.
-    let (out, _) = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1", &[]).text_and_code();
+    let out = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1", &[]).text();
     assert!(!out.contains("lanes"), "{out}");
-    let (report, _) = sh_in(d.path(), ".bin", "mmhash --backends", &[]).text_and_code();
+    let report = sh_in(d.path(), ".bin", "mmhash --backends", &[]).text();
     assert!(report.contains("avx2-x8"), "{report}");
     assert!(report.contains("sha-ni-x4"), "{report}");
     assert!(report.contains("sse2-x4"), "{report}");

@@ -237,11 +237,6 @@ impl Outcome {
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.merged).into_owned()
     }
-
-    /// The output as text, and the exit status.
-    pub fn text_and_code(self) -> (String, Option<i32>) {
-        (self.text(), self.code)
-    }
 }
 
 /// Asserts that `ours` is `theirs` (GNU's, or a reference run of mhash):
