@@ -181,7 +181,7 @@ emulated_tests || failed+=" crypto-extensions"
 
 echo "== aarch64: tests with the portable backends forced (MHASH_BACKEND=portable)"
 MHASH_BACKEND=portable "$bin" --backends
-MHASH_BACKEND=portable emulated_tests || failed+=" portable"
+MHASH_BACKEND=portable MHASH_TEST_BACKEND=portable emulated_tests || failed+=" portable"
 
 if [ -f ../shared/conformance/run.sh ]; then
   echo "== aarch64: GNU conformance cases (../shared/conformance) on the emulated binary"

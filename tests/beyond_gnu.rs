@@ -8,70 +8,24 @@
 //! "abc" (`xxhsum -H3`/`-H2`), never mhash's own output.
 #![cfg(unix)]
 
-use assert_cmd::Command;
 use std::fs;
-use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tempfile::TempDir;
+
+use crate::util::{self, gnu_named, mhash, noise};
 
 const BLAKE3_ABC: &str = "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85"; // BLAKE3 reference implementation
 const XXH3_ABC: &str = "78af5f94892f3950"; // xxhsum -H3
 const XXH128_ABC: &str = "06b05ab6733a618578af5f94892f3950"; // xxhsum -H2
 
-fn mhash(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mhash"));
-    c.current_dir(dir)
-        .env("LC_ALL", "C")
-        .env_remove("MHASH_GNU_COMPAT")
-        .env_remove("MHASH_JOBS")
-        .env_remove("MHASH_BACKEND");
-    c
-}
-
-/// mhash under another name (a symlink in `dir/.bin` found through PATH,
-/// so that `argv[0]` is the bare name).
-fn named(dir: &Path, name: &str) -> Command {
-    let link = dir.join(format!(".bin/{name}"));
-    if !link.exists() {
-        fs::create_dir_all(dir.join(".bin")).unwrap();
-        symlink(env!("CARGO_BIN_EXE_mhash"), &link).unwrap();
-    }
-    let mut c = Command::new(name);
-    c.current_dir(dir)
-        .env("PATH", format!("{}/.bin:/usr/bin:/bin", dir.display()))
-        .env("LC_ALL", "C")
-        .env("MHASH_GNU_COMPAT", "9.1")
-        .env_remove("MHASH_JOBS");
-    c
-}
-
-/// GNU 9.1's tool itself (`/usr/bin/NAME`); `None` when it is not installed.
+/// GNU 9.1's tool itself (`/usr/bin/NAME`): its stdout, or `None` when
+/// GNU coreutils is not installed.
 fn gnu(dir: &Path, name: &str, args: &[&str]) -> Option<Vec<u8>> {
-    let path = PathBuf::from("/usr/bin").join(name);
-    if !path.exists() {
-        eprintln!("skipping the {name} comparison: /usr/bin/{name} is not installed");
+    if !util::gnu_available(&format!("beyond_gnu: the {name} comparison")) {
         return None;
     }
-    let out = std::process::Command::new(path)
-        .current_dir(dir)
-        .env("LC_ALL", "C")
-        .args(args)
-        .output()
-        .unwrap();
+    let out = util::gnu(name).current_dir(dir).args(args).output().unwrap();
     Some(out.stdout)
-}
-
-/// Deterministic pseudo-random bytes.
-fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
 }
 
 fn corpus() -> TempDir {
@@ -121,11 +75,7 @@ fn several_algorithms_from_one_read_match_gnu_tagged_lines() {
             .output()
             .unwrap();
         assert!(out.status.success(), "-j{jobs}: {out:?}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&want),
-            "-j{jobs}"
-        );
+        assert_bytes_eq!(out.stdout, want, "-j{jobs}");
     }
     // One large file alone: each digest on its own thread (the ring).
     let Some(want) = expected_multi(d, &["big"]) else {
@@ -136,11 +86,7 @@ fn several_algorithms_from_one_read_match_gnu_tagged_lines() {
             .args(["-a", "md5,sha1,sha256,blake2b", "-j", jobs, "big"])
             .output()
             .unwrap();
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&want),
-            "big -j{jobs}"
-        );
+        assert_bytes_eq!(out.stdout, want, "big -j{jobs}");
     }
     // Standard input, read once for all digests.
     let big = fs::read(d.join("big")).unwrap();
@@ -152,7 +98,7 @@ fn several_algorithms_from_one_read_match_gnu_tagged_lines() {
     let mut want = gnu(d, "md5sum", &["--tag", "big"]).unwrap();
     want.extend(gnu(d, "sha256sum", &["--tag", "big"]).unwrap());
     let want = String::from_utf8(want).unwrap().replace("(big)", "(-)");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    assert_bytes_eq!(out.stdout, want, "stdin");
 }
 
 #[test]
@@ -259,7 +205,10 @@ fn xxhash_lines_use_xxhsum_formats_and_read_back() {
 fn blake3_matches_the_official_vectors_through_the_cli() {
     let vectors = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/blake3/test_vectors.json");
     let Ok(text) = fs::read_to_string(&vectors) else {
-        eprintln!("skipping: {} is missing", vectors.display());
+        util::skip(
+            "beyond_gnu::blake3_matches_the_official_vectors_through_the_cli",
+            &format!("{} is missing", vectors.display()),
+        );
         return;
     };
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -283,7 +232,7 @@ fn blake3_matches_the_official_vectors_through_the_cli() {
             .args(["-a", "blake3", "-l", "1048", "in"])
             .assert()
             .stdout(format!("{xof}  in\n"));
-        named(d, "b3sum")
+        gnu_named(d, "b3sum")
             .args(["--length", "131", "in"])
             .assert()
             .success()
@@ -324,7 +273,7 @@ fn blake3_one_large_file_on_all_threads_equals_one_thread() {
             "-j{j}"
         );
     }
-    let all = named(d, "b3sum")
+    let all = gnu_named(d, "b3sum")
         .args(["--num-threads", "3", "huge"])
         .output()
         .unwrap()
@@ -337,7 +286,7 @@ fn b3sum_personality_flags() {
     let t = corpus();
     let d = t.path();
     let b3 = |args: &[&str]| {
-        let mut c = named(d, "b3sum");
+        let mut c = gnu_named(d, "b3sum");
         c.args(args);
         c
     };
@@ -393,37 +342,32 @@ use predicates::prelude::PredicateBooleanExt;
 
 #[test]
 fn gnu_names_do_not_know_the_new_algorithms() {
+    if !util::gnu_available("beyond_gnu::gnu_names_do_not_know_the_new_algorithms") {
+        return;
+    }
     let t = corpus();
     let d = t.path();
+    // Both run as `cksum` (argv[0]), the program name their messages print.
     for name in ["blake3", "xxh3", "xxh128"] {
-        let ours = named(d, "cksum").args(["-a", name, "abc"]).output().unwrap();
-        let theirs = std::process::Command::new("/usr/bin/cksum")
+        let ours = gnu_named(d, "cksum").args(["-a", name, "abc"]).output().unwrap();
+        let theirs = util::gnu("cksum")
             .current_dir(d)
-            .env("LC_ALL", "C")
             .args(["-a", name, "abc"])
             .output()
             .unwrap();
         assert_eq!(ours.status.code(), theirs.status.code(), "{name}");
-        assert_eq!(
-            String::from_utf8_lossy(&ours.stderr),
-            String::from_utf8_lossy(&theirs.stderr).replace("/usr/bin/cksum", "cksum"),
-            "{name}"
-        );
+        assert_bytes_eq!(ours.stderr, theirs.stderr, "{name}");
     }
     // A tagged BLAKE3 line is not one GNU cksum -c reads.
     fs::write(d.join("SUMS"), format!("BLAKE3 (abc) = {BLAKE3_ABC}\n")).unwrap();
-    let ours = named(d, "cksum").args(["-c", "SUMS"]).output().unwrap();
-    let theirs = std::process::Command::new("/usr/bin/cksum")
+    let ours = gnu_named(d, "cksum").args(["-c", "SUMS"]).output().unwrap();
+    let theirs = util::gnu("cksum")
         .current_dir(d)
-        .env("LC_ALL", "C")
         .args(["-c", "SUMS"])
         .output()
         .unwrap();
     assert_eq!(ours.status.code(), theirs.status.code());
-    assert_eq!(
-        String::from_utf8_lossy(&ours.stderr),
-        String::from_utf8_lossy(&theirs.stderr).replace("/usr/bin/cksum", "cksum")
-    );
+    assert_bytes_eq!(ours.stderr, theirs.stderr, "cksum -c SUMS");
 }
 
 #[test]

@@ -9,13 +9,14 @@
 //! rule (byte-wise path order), computed here, never from mhash's output.
 #![cfg(unix)]
 
-use assert_cmd::Command;
 use serde_json::Value;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use tempfile::TempDir;
+
+use crate::util::{self, MHASH, gnu_named, mhash};
 
 const SHA256_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"; // FIPS 180-2 B.1
 const SHA256_EMPTY: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"; // FIPS 180-2
@@ -24,32 +25,7 @@ const MD5_EMPTY: &str = "d41d8cd98f00b204e9800998ecf8427e"; // RFC 1321 A.5
 const BLAKE2B_ABC: &str = "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1\
                            7d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923"; // RFC 7693 A
 
-fn mhash(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mhash"));
-    c.current_dir(dir)
-        .env("LC_ALL", "C")
-        .env_remove("MHASH_GNU_COMPAT")
-        .env_remove("MHASH_JOBS");
-    c
-}
-
-/// mhash under a GNU name (a symlink in `dir/.bin`, found through PATH so
-/// that `argv[0]` is the bare name), as GNU 9.1 behaves.
-fn tool(dir: &Path, name: &str) -> Command {
-    let link = dir.join(format!(".bin/{name}"));
-    if !link.exists() {
-        fs::create_dir_all(dir.join(".bin")).unwrap();
-        symlink(env!("CARGO_BIN_EXE_mhash"), &link).unwrap();
-    }
-    let mut c = Command::new(name);
-    c.current_dir(dir)
-        .env("PATH", format!("{}/.bin:/usr/bin:/bin", dir.display()))
-        .env("LC_ALL", "C")
-        .env("MHASH_GNU_COMPAT", "9.1");
-    c
-}
-
-fn stdout(c: &mut Command) -> String {
+fn stdout(c: &mut assert_cmd::Command) -> String {
     let out = c.output().unwrap();
     String::from_utf8(out.stdout).unwrap()
 }
@@ -156,7 +132,7 @@ fn recursive_follow_includes_link_targets_and_reports_loops() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
     // Reached twice: through t/link-to-dir (sorted first) and t/sub.
-    let prog = env!("CARGO_BIN_EXE_mhash");
+    let prog = MHASH;
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         format!(
@@ -235,7 +211,7 @@ fn recursive_hashes_file_operands_and_stdin_in_place() {
         .arg("t")
         .assert()
         .code(1)
-        .stderr(format!("{}: t: Is a directory\n", env!("CARGO_BIN_EXE_mhash")));
+        .stderr(format!("{}: t: Is a directory\n", MHASH));
 }
 
 #[test]
@@ -245,7 +221,10 @@ fn unreadable_directory_is_reported_and_the_walk_goes_on() {
     // Root reads any directory: run as nobody through setpriv instead.
     let root = is_root();
     if root && !Path::new("/usr/bin/setpriv").exists() {
-        eprintln!("*** SKIP unreadable_directory...: root, and no setpriv to drop privileges");
+        util::skip(
+            "everyday::unreadable_directory_is_reported_and_the_walk_goes_on",
+            "root, and no /usr/bin/setpriv to drop privileges",
+        );
         return;
     }
     fs::set_permissions(d.path(), fs::Permissions::from_mode(0o755)).unwrap();
@@ -254,19 +233,14 @@ fn unreadable_directory_is_reported_and_the_walk_goes_on() {
         fs::set_permissions(d.path().join("t/sub"), fs::Permissions::from_mode(0o000)).unwrap();
     }
     let mut cmd = if root {
-        let mut c = Command::new("/usr/bin/setpriv");
+        let mut c = util::command("/usr/bin/setpriv");
         c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(env!("CARGO_BIN_EXE_mhash"));
+            .arg(MHASH);
         c
     } else {
-        Command::new(env!("CARGO_BIN_EXE_mhash"))
+        util::command(MHASH)
     };
-    let out = cmd
-        .current_dir(d.path())
-        .env("LC_ALL", "C")
-        .args(["-r", "t"])
-        .output()
-        .unwrap();
+    let out = cmd.current_dir(d.path()).args(["-r", "t"]).output().unwrap();
     fs::set_permissions(d.path().join("t/sub"), fs::Permissions::from_mode(0o755)).unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: Vec<(&str, &str)> = tree_files()
@@ -276,7 +250,7 @@ fn unreadable_directory_is_reported_and_the_walk_goes_on() {
     assert_eq!(String::from_utf8(out.stdout).unwrap(), lines(&v));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        format!("{}: t/sub: Permission denied\n", env!("CARGO_BIN_EXE_mhash"))
+        format!("{}: t/sub: Permission denied\n", MHASH)
     );
 }
 
@@ -294,13 +268,19 @@ fn one_file_system_stays_on_the_operands_device() {
     let other = match TempDir::new_in("/dev/shm") {
         Ok(t) => t,
         Err(_) => {
-            eprintln!("*** SKIP one_file_system: no /dev/shm");
+            util::skip(
+                "everyday::one_file_system_stays_on_the_operands_device",
+                "no /dev/shm",
+            );
             return;
         }
     };
     let d = tree();
     if fs::metadata(other.path()).unwrap().dev() == fs::metadata(d.path()).unwrap().dev() {
-        eprintln!("*** SKIP one_file_system: /dev/shm is on the same file system as the temp dir");
+        util::skip(
+            "everyday::one_file_system_stays_on_the_operands_device",
+            "/dev/shm is on the same file system as the temp dir",
+        );
         return;
     }
     fs::write(other.path().join("far"), "abc").unwrap();
@@ -335,7 +315,7 @@ fn one_file_system_stays_on_the_operands_device() {
 #[test]
 fn walk_options_need_recursive_and_recursive_needs_hash_mode() {
     let d = tree();
-    let prog = env!("CARGO_BIN_EXE_mhash");
+    let prog = MHASH;
     for (args, opt) in [
         (vec!["--follow", "t"], "follow"),
         (vec!["--exclude", "x", "t"], "exclude"),
@@ -401,7 +381,7 @@ fn files_from_reads_newline_and_nul_lists() {
             "{SHA256_ABC}  t/sub/deep/z.o\n{SHA256_EMPTY}  t/sub/keep.c\n"
         ));
     // A missing list and a missing listed file: reported, exit 1.
-    let prog = env!("CARGO_BIN_EXE_mhash");
+    let prog = MHASH;
     fs::write(p.join("list2"), "nope\noutside\n").unwrap();
     mhash(p)
         .args(["--files-from", "absent", "--files-from", "list2"])
@@ -449,10 +429,7 @@ fn json_hash_records_parse_back_field_by_field() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        format!(
-            "{}: missing: No such file or directory\n",
-            env!("CARGO_BIN_EXE_mhash")
-        )
+        format!("{}: missing: No such file or directory\n", MHASH)
     );
     let recs = json_lines(&out.stdout);
     assert_eq!(recs.len(), 4);
@@ -597,13 +574,10 @@ fn json_check_mode_has_one_record_per_line_with_its_outcome() {
 fn progress_never_shows_when_stderr_is_not_a_terminal() {
     // A run longer than a second, stderr a pipe: nothing on stderr.
     let d = tree();
-    let out = std::process::Command::new("sh")
+    let out = util::command("sh")
         .current_dir(d.path())
         .arg("-c")
-        .arg(format!(
-            "(sleep 1.3; printf abc) | '{}'",
-            env!("CARGO_BIN_EXE_mhash")
-        ))
+        .arg(format!("(sleep 1.3; printf abc) | '{MHASH}'"))
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -646,7 +620,7 @@ fn progress_flag_forces_the_bar_and_no_progress_wins_when_last() {
         .success()
         .stderr("");
     // Under a GNU name the option does not exist: GNU's message.
-    tool(d.path(), "sha256sum")
+    gnu_named(d.path(), "sha256sum")
         .args(["--progress", "outside"])
         .assert()
         .code(1)
@@ -661,12 +635,14 @@ fn progress_flag_forces_the_bar_and_no_progress_wins_when_last() {
 /// pseudo-terminal; returns what the terminal received.
 fn in_pty(dir: &Path, cmd: &str) -> Option<String> {
     if !Path::new("/usr/bin/script").exists() {
-        eprintln!("*** SKIP pty progress tests: /usr/bin/script (util-linux) not found");
+        util::skip(
+            "everyday::progress_shows_on_a_terminal_after_a_second_but_never_under_gnu_names",
+            "/usr/bin/script (util-linux) not found",
+        );
         return None;
     }
-    let out = std::process::Command::new("script")
+    let out = util::command("script")
         .current_dir(dir)
-        .env("LC_ALL", "C")
         .env("PATH", format!("{}/.bin:/usr/bin:/bin", dir.display()))
         .args(["-qec", cmd, "/dev/null"])
         .output()
@@ -678,9 +654,8 @@ fn in_pty(dir: &Path, cmd: &str) -> Option<String> {
 fn progress_shows_on_a_terminal_after_a_second_but_never_under_gnu_names() {
     let d = tree();
     let bin = d.path().join(".bin");
-    fs::create_dir_all(&bin).unwrap();
-    symlink(env!("CARGO_BIN_EXE_mhash"), bin.join("mhash")).unwrap();
-    symlink(env!("CARGO_BIN_EXE_mhash"), bin.join("sha256sum")).unwrap();
+    util::mhash_link(&bin, "mhash");
+    util::mhash_link(&bin, "sha256sum");
     let Some(screen) = in_pty(d.path(), "(sleep 1.5; printf abc) | mhash -") else {
         return;
     };
@@ -780,7 +755,10 @@ fn man_page_is_roff_and_documents_every_flag() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("--install-links"), "{text}");
     } else {
-        eprintln!("*** SKIP man page rendering: /usr/bin/groff not found");
+        util::skip(
+            "everyday::man_page_is_roff_and_documents_every_flag (rendering)",
+            "/usr/bin/groff not found",
+        );
     }
 }
 
@@ -789,7 +767,7 @@ fn install_links_creates_gnu_names_that_behave_as_gnu() {
     let d = tree();
     let bin = d.path().join("bin");
     fs::create_dir(&bin).unwrap();
-    let exe = fs::canonicalize(env!("CARGO_BIN_EXE_mhash")).unwrap();
+    let exe = fs::canonicalize(MHASH).unwrap();
     let names = [
         "md5sum",
         "sha1sum",
@@ -814,7 +792,11 @@ fn install_links_creates_gnu_names_that_behave_as_gnu() {
     for n in names {
         assert_eq!(fs::read_link(bin.join(n)).unwrap(), exe, "{n}");
     }
-    let run = |name: &str| stdout(Command::new(bin.join(name)).arg("outside").current_dir(d.path()));
+    let run = |name: &str| {
+        let mut c = util::command(bin.join(name));
+        c.arg("outside").current_dir(d.path());
+        stdout(&mut assert_cmd::Command::from_std(c))
+    };
     assert_eq!(run("sha256sum"), format!("{SHA256_ABC}  outside\n"));
     assert_eq!(run("md5sum"), format!("{MD5_ABC}  outside\n"));
     // cksum of "abc": 1219131554 3 (POSIX CRC; GNU cksum's documented output).
@@ -834,7 +816,7 @@ fn install_links_refuses_to_replace_files_unless_forced() {
     let bin = d.path().join("bin");
     fs::create_dir(&bin).unwrap();
     fs::write(bin.join("sha256sum"), "#!/bin/sh\n").unwrap();
-    let prog = env!("CARGO_BIN_EXE_mhash");
+    let prog = MHASH;
     mhash(d.path())
         .args(["--install-links", "bin"])
         .assert()
@@ -889,15 +871,11 @@ fn gnu_names_reject_native_only_options_as_gnu_does() {
         &["--install-links", "bin"],
         &["--force", "outside"],
     ];
-    let gnu = Path::new("/usr/bin/sha256sum").exists();
-    if !gnu {
-        eprintln!(
-            "*** SKIP GNU comparison in gnu_names_reject_native_only_options: /usr/bin/sha256sum not found"
-        );
-    }
+    let gnu =
+        util::gnu_available("everyday::gnu_names_reject_native_only_options_as_gnu_does (GNU comparison)");
     for name in ["sha256sum", "md5sum", "b2sum", "cksum"] {
         for args in cases {
-            let ours = tool(d.path(), name).args(*args).output().unwrap();
+            let ours = gnu_named(d.path(), name).args(*args).output().unwrap();
             assert_eq!(ours.status.code(), Some(1), "{name} {args:?}");
             assert_eq!(ours.stdout, b"", "{name} {args:?}");
             let err = String::from_utf8(ours.stderr.clone()).unwrap();
@@ -906,18 +884,13 @@ fn gnu_names_reject_native_only_options_as_gnu_does() {
                 "{name} {args:?}: {err}"
             );
             if gnu {
-                let theirs = std::process::Command::new(name)
+                let theirs = util::gnu(name)
                     .args(*args)
                     .current_dir(d.path())
-                    .env("LC_ALL", "C")
-                    .env("PATH", "/usr/bin:/bin")
                     .output()
                     .unwrap();
-                assert_eq!(
-                    (ours.status.code(), err),
-                    (theirs.status.code(), String::from_utf8(theirs.stderr).unwrap()),
-                    "{name} {args:?}"
-                );
+                assert_eq!(ours.status.code(), theirs.status.code(), "{name} {args:?}");
+                assert_bytes_eq!(ours.stderr, theirs.stderr, "{name} {args:?}: stderr");
             }
         }
     }
@@ -929,8 +902,7 @@ fn gnu_names_reject_native_only_options_as_gnu_does() {
 /// /usr/share/zoneinfo (about 900 files and many symlinks) where present.
 #[test]
 fn recursive_matches_gnu_sha256sum_over_find_sorted() {
-    if !Path::new("/usr/bin/sha256sum").exists() {
-        eprintln!("*** SKIP recursive_matches_gnu...: /usr/bin/sha256sum not found");
+    if !util::gnu_available("everyday::recursive_matches_gnu_sha256sum_over_find_sorted") {
         return;
     }
     let d = tree();
@@ -952,20 +924,20 @@ fn recursive_matches_gnu_sha256sum_over_find_sorted() {
         roots.push("/usr/share/zoneinfo".into());
     }
     for root in roots {
-        let gnu = std::process::Command::new("sh")
+        let gnu = util::command("sh")
             .arg("-c")
             .arg("find \"$1\" -type f -print0 | LC_ALL=C sort -z | xargs -0 /usr/bin/sha256sum")
             .arg("sh")
             .arg(&root)
-            .env("LC_ALL", "C")
             .output()
             .unwrap();
         assert!(gnu.status.success());
         let ours = mhash(d.path()).arg("-r").arg(&root).output().unwrap();
         assert!(ours.status.success(), "{}", String::from_utf8_lossy(&ours.stderr));
         assert!(gnu.stdout.len() > 500);
-        assert!(
-            ours.stdout == gnu.stdout,
+        assert_bytes_eq!(
+            ours.stdout,
+            gnu.stdout,
             "{}: mhash -r differs from find | sort | sha256sum",
             root.display()
         );

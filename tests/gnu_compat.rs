@@ -7,18 +7,19 @@
 //! string on both sides.  Both run with `LC_ALL=C` and `MHASH_GNU_COMPAT=9.1`
 //! in a scratch directory populated with generated inputs.
 //!
-//! If GNU coreutils is not installed (no /usr/bin/sha256sum) every test prints
-//! a loud SKIP line and passes.
+//! If GNU coreutils is not installed every test prints a loud SKIP line and
+//! passes.
 #![cfg(unix)]
 
 use std::fmt::Write as _;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use tempfile::TempDir;
+
+use crate::util::{self, escaped};
 
 const SUMS: &[&str] = &[
     "md5sum",
@@ -81,39 +82,13 @@ struct Env {
     work: PathBuf,
 }
 
-fn gnu_available() -> bool {
-    Path::new("/usr/bin/sha256sum").exists()
-}
-
-fn skip(test: &str) -> bool {
-    if gnu_available() {
-        return false;
-    }
-    eprintln!(
-        "\n**************************************************************\n\
-         *** SKIP gnu_compat::{test}: /usr/bin/sha256sum not found;\n\
-         *** GNU coreutils 9.1 is needed as the oracle.\n\
-         **************************************************************"
-    );
-    true
-}
-
 fn w(path: &Path, data: &[u8]) {
     fs::write(path, data).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
 }
 
 /// Run a shell snippet with the *GNU* tools only, in `dir`, for fixtures.
 fn gnu_sh(dir: &Path, script: &str) -> Vec<u8> {
-    let out = Command::new("/bin/bash")
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("LC_ALL", "C")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run bash");
+    let out = util::bash(dir, None, script).output().expect("run bash");
     out.stdout
 }
 
@@ -159,10 +134,9 @@ fn setup() -> Env {
     for d in [&gnu, &mh, &work] {
         fs::create_dir(d).unwrap();
     }
-    let mhash = env!("CARGO_BIN_EXE_mhash");
     for t in TOOLS {
-        symlink(format!("/usr/bin/{t}"), gnu.join(t)).unwrap();
-        symlink(mhash, mh.join(t)).unwrap();
+        util::gnu_link(&gnu, t);
+        util::mhash_link(&mh, t);
     }
 
     // ---- input files ------------------------------------------------------
@@ -365,28 +339,10 @@ printf "BLAKE2b-8 (a) = ${B8}0\n" > b2.len8long
 }
 
 fn run_side(env: &Env, bindir: &Path, cmd: &str) -> Output {
-    let path = format!("{}:/usr/bin:/bin", bindir.display());
-    Command::new("/bin/bash")
-        .arg("-c")
-        .arg(cmd)
-        .current_dir(&env.work)
-        .env_clear()
-        .env("PATH", path)
-        .env("LC_ALL", "C")
+    util::bash(&env.work, Some(bindir), cmd)
         .env("MHASH_GNU_COMPAT", "9.1")
-        .stdin(Stdio::null())
         .output()
         .unwrap_or_else(|e| panic!("cannot run bash for {cmd:?}: {e}"))
-}
-
-fn esc(b: &[u8]) -> String {
-    const MAX: usize = 1500;
-    let s = b[..b.len().min(MAX)].escape_ascii().to_string();
-    if b.len() > MAX {
-        format!("{s}...[{} bytes total]", b.len())
-    } else {
-        s
-    }
 }
 
 fn code(o: &Output) -> String {
@@ -414,7 +370,7 @@ fn oracle_stderr(gnu: Vec<u8>) -> Vec<u8> {
 
 /// Run every command through GNU and mhash; panic listing all differences.
 fn run_cases(group: &str, cases: &[String]) {
-    if skip(group) {
+    if !util::gnu_available(&format!("gnu_compat::{group}")) {
         return;
     }
     let env = setup();
@@ -438,16 +394,16 @@ fn run_cases(group: &str, cases: &[String]) {
         let _ = writeln!(msg, "---- command: {cmd}");
         let _ = writeln!(msg, "  exit:   gnu={} mhash={}", code(&g), code(&m));
         if g.stdout != m.stdout {
-            let _ = writeln!(msg, "  stdout gnu:   \"{}\"", esc(&g.stdout));
-            let _ = writeln!(msg, "  stdout mhash: \"{}\"", esc(&m.stdout));
+            let _ = writeln!(msg, "  stdout gnu:   \"{}\"", escaped(&g.stdout));
+            let _ = writeln!(msg, "  stdout mhash: \"{}\"", escaped(&m.stdout));
         } else {
-            let _ = writeln!(msg, "  stdout (same): \"{}\"", esc(&g.stdout));
+            let _ = writeln!(msg, "  stdout (same): \"{}\"", escaped(&g.stdout));
         }
         if g.stderr != m.stderr {
-            let _ = writeln!(msg, "  stderr gnu:   \"{}\"", esc(&g.stderr));
-            let _ = writeln!(msg, "  stderr mhash: \"{}\"", esc(&m.stderr));
+            let _ = writeln!(msg, "  stderr gnu:   \"{}\"", escaped(&g.stderr));
+            let _ = writeln!(msg, "  stderr mhash: \"{}\"", escaped(&m.stderr));
         } else {
-            let _ = writeln!(msg, "  stderr (same): \"{}\"", esc(&g.stderr));
+            let _ = writeln!(msg, "  stderr (same): \"{}\"", escaped(&g.stderr));
         }
         if KNOWN_DIFF.contains(&cmd.as_str()) {
             eprintln!("KNOWN DIFF [{group}] (not failing):\n{msg}");

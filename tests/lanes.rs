@@ -6,8 +6,10 @@
 //!
 //! A kernel this CPU cannot run prints a loud SKIP line and passes.
 
-use mhash::algo::lanes::{LaneKernelInfo, lane_kernels};
+use mhash::algo::lanes::{LaneKernelInfo, MAX_LANES, lane_kernels};
 use mhash::algo::{AlgoKind, Algorithm};
+
+use crate::util;
 
 /// Deterministic message bytes: lane-dependent, so that lanes mixed up
 /// would show.
@@ -38,9 +40,9 @@ fn runnable() -> Vec<&'static LaneKernelInfo> {
         if k.start(Algorithm::new(k.kind)).is_some() {
             v.push(k);
         } else {
-            eprintln!(
-                "SKIP: lane kernel {} x{}: this CPU cannot run it",
-                k.name, k.lanes
+            util::skip(
+                &format!("lanes: lane kernel {} x{}", k.name, k.lanes),
+                "this CPU cannot run it",
             );
         }
     }
@@ -139,7 +141,7 @@ fn lane_mixes_end_in_different_blocks() {
 #[test]
 fn kernels_are_listed_and_measurable() {
     for k in lane_kernels() {
-        assert!(k.lanes >= 2 && k.lanes <= mhash::algo::lanes::MAX_LANES, "{k:?}");
+        assert!(k.lanes >= 2 && k.lanes <= MAX_LANES, "{k:?}");
         if k.start(Algorithm::new(k.kind)).is_some() {
             let bps = k.throughput(4096, 0.01).expect("runs here");
             assert!(bps > 0.0);
@@ -148,8 +150,8 @@ fn kernels_are_listed_and_measurable() {
 }
 
 /// Per-core throughput of each lane kernel in memory, against the
-/// single-stream backend (`cargo test --release --test lanes -- --ignored
-/// --nocapture`).
+/// single-stream backend (`cargo test --release --test tests -- --ignored
+/// lanes::print_kernel_throughput --nocapture`).
 #[test]
 #[ignore]
 fn print_kernel_throughput() {

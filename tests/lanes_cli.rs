@@ -6,42 +6,10 @@
 #![cfg(unix)]
 
 use std::fs;
-use std::os::unix::fs::symlink;
 use std::path::Path;
-use std::process::Command;
 use tempfile::TempDir;
 
-/// Runs `cmd` (stderr joined to stdout) with `dir/BIN` first in PATH:
-/// `.bin` holds mhash under every name, `.gnu` GNU's tools.
-fn sh_in(dir: &Path, bin: &str, cmd: &str, env: &[(&str, &str)]) -> (String, Option<i32>) {
-    let mut c = Command::new("sh");
-    c.arg("-c")
-        .arg(format!("{cmd} 2>&1"))
-        .current_dir(dir)
-        .env("LC_ALL", "C")
-        .env("PATH", format!("{}:/usr/bin:/bin", dir.join(bin).display()))
-        .env_remove("MHASH_GNU_COMPAT")
-        .env_remove("MHASH_JOBS")
-        .env_remove("MHASH_IO")
-        .env_remove("MHASH_BACKEND");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let o = c.output().unwrap();
-    (String::from_utf8_lossy(&o.stdout).into_owned(), o.status.code())
-}
-
-fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
-}
+use crate::util::{self, assert_same, noise, sh_in};
 
 const TOOLS: [&str; 3] = ["md5sum", "sha256sum", "sha224sum"];
 
@@ -50,12 +18,10 @@ const TOOLS: [&str; 3] = ["md5sum", "sha256sum", "sha224sum"];
 fn corpus(dir: &Path) -> String {
     let bin = dir.join(".bin");
     let gnu = dir.join(".gnu");
-    fs::create_dir_all(&bin).unwrap();
-    fs::create_dir_all(&gnu).unwrap();
-    symlink(env!("CARGO_BIN_EXE_mhash"), bin.join("mmhash")).unwrap();
+    util::mhash_link(&bin, "mmhash");
     for n in TOOLS {
-        symlink(env!("CARGO_BIN_EXE_mhash"), bin.join(n)).unwrap();
-        symlink(Path::new("/usr/bin").join(n), gnu.join(n)).unwrap();
+        util::mhash_link(&bin, n);
+        util::gnu_link(&gnu, n);
     }
     fs::create_dir(dir.join("sub")).unwrap();
     let mut ops = Vec::new();
@@ -85,11 +51,11 @@ fn many_files_in_lanes_print_what_gnu_prints() {
     let d = TempDir::new().unwrap();
     let ops = corpus(d.path());
     for tool in TOOLS {
-        let gnu = Path::new("/usr/bin").join(tool);
-        let want = if gnu.exists() {
+        let want = if util::gnu_available(&format!(
+            "lanes_cli::many_files_in_lanes_print_what_gnu_prints ({tool}; compared with mhash's portable backend instead)"
+        )) {
             sh_in(d.path(), ".gnu", &format!("{tool} {ops}"), &[])
         } else {
-            eprintln!("SKIP GNU comparison: {} not installed", gnu.display());
             sh_in(
                 d.path(),
                 ".bin",
@@ -97,7 +63,7 @@ fn many_files_in_lanes_print_what_gnu_prints() {
                 &[("MHASH_BACKEND", "portable")],
             )
         };
-        assert_eq!(want.1, Some(1));
+        assert_eq!(want.code, Some(1));
         for jobs in ["1", "2", "3"] {
             for backend in ["", "portable"] {
                 let env = [
@@ -106,7 +72,11 @@ fn many_files_in_lanes_print_what_gnu_prints() {
                     ("MHASH_BACKEND", backend),
                 ];
                 let ours = sh_in(d.path(), ".bin", &format!("{tool} {ops}"), &env);
-                assert_eq!(ours, want, "{tool} MHASH_JOBS={jobs} MHASH_BACKEND={backend}");
+                assert_same(
+                    &ours,
+                    &want,
+                    &format!("{tool} MHASH_JOBS={jobs} MHASH_BACKEND={backend}"),
+                );
             }
         }
     }
@@ -117,7 +87,7 @@ fn check_mode_in_lanes_prints_what_gnu_prints() {
     let d = TempDir::new().unwrap();
     let ops = corpus(d.path());
     for tool in TOOLS {
-        let (sums, _) = sh_in(d.path(), ".bin", &format!("{tool} {ops} 2>/dev/null"), &[]);
+        let sums = sh_in(d.path(), ".bin", &format!("{tool} {ops} 2>/dev/null"), &[]).text();
         // Damage every fifth line's digest and name a missing file.
         let mut lines: Vec<String> = sums.lines().map(str::to_string).collect();
         for l in lines.iter_mut().step_by(5) {
@@ -126,17 +96,17 @@ fn check_mode_in_lanes_prints_what_gnu_prints() {
         }
         lines.push(format!("{}  gone", "0".repeat(sums.find(' ').unwrap())));
         fs::write(d.path().join("SUMS"), lines.join("\n") + "\n").unwrap();
-        let gnu = Path::new("/usr/bin").join(tool);
-        if !gnu.exists() {
-            eprintln!("SKIP: {} not installed", gnu.display());
+        if !util::gnu_available(&format!(
+            "lanes_cli::check_mode_in_lanes_prints_what_gnu_prints ({tool})"
+        )) {
             continue;
         }
         let want = sh_in(d.path(), ".gnu", &format!("{tool} -c SUMS"), &[]);
-        assert_eq!(want.1, Some(1));
+        assert_eq!(want.code, Some(1));
         for jobs in ["1", "2", "3"] {
             let env = [("MHASH_GNU_COMPAT", "9.1"), ("MHASH_JOBS", jobs)];
             let ours = sh_in(d.path(), ".bin", &format!("{tool} -c SUMS"), &env);
-            assert_eq!(ours, want, "{tool} -c with MHASH_JOBS={jobs}");
+            assert_same(&ours, &want, &format!("{tool} -c with MHASH_JOBS={jobs}"));
         }
     }
 }
@@ -150,57 +120,62 @@ fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
     let avx512 = avx2
         && std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512vl");
-    let (out, code) = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1 f0_2 f0_3", &[]);
+    let o = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1 f0_2 f0_3", &[]);
+    let (out, code) = (o.text(), o.code);
     assert_eq!(code, Some(0));
     let kernel = if avx512 { "avx512vl-x8" } else { "avx2-x8" };
     let line = format!("f0_1: md5: using {kernel} lanes hardware support (mhash), read");
     assert_eq!(out.contains(&line), avx2, "{out}");
     // GLIBC_TUNABLES turns AVX-512 off: the AVX2 kernel runs instead.
     if avx512 {
-        let (out, _) = sh_in(
+        let out = sh_in(
             d.path(),
             ".bin",
             "mmhash -a md5 --debug f0_1 f0_2 f0_3",
             &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-AVX512VL")],
-        );
+        )
+        .text();
         assert!(out.contains("using avx2-x8 lanes hardware support"), "{out}");
     }
     // Without AVX2, the SSE2 kernel (four lanes, part of x86-64).
     if cfg!(target_arch = "x86_64") {
-        let (out, _) = sh_in(
+        let out = sh_in(
             d.path(),
             ".bin",
             "mmhash -a md5 --debug f0_1 f0_2 f0_3",
             &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-AVX2")],
-        );
+        )
+        .text();
         assert!(out.contains("using sse2-x4 lanes hardware support"), "{out}");
     }
     // SHA-256 without SHA-NI: eight lanes of AVX2.
     if avx2 {
-        let (out, code) = sh_in(
+        let o = sh_in(
             d.path(),
             ".bin",
             "mmhash -a sha256 --debug f0_1 f0_2 f0_3",
             &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-SHA_NI")],
         );
+        let (out, code) = (o.text(), o.code);
         assert_eq!(code, Some(0));
         assert!(
             out.contains("sha256: using avx2-x8 lanes hardware support"),
             "{out}"
         );
     }
-    let (out, _) = sh_in(
+    let out = sh_in(
         d.path(),
         ".bin",
         "mmhash -a md5 --debug f0_1 f0_2 f0_3",
         &[("MHASH_BACKEND", "portable")],
-    );
+    )
+    .text();
     assert!(!out.contains("lanes"), "{out}");
     assert!(out.contains("using portable software"), "{out}");
     // One file alone takes the single-stream backend.
-    let (out, _) = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1", &[]);
+    let out = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1", &[]).text();
     assert!(!out.contains("lanes"), "{out}");
-    let (report, _) = sh_in(d.path(), ".bin", "mmhash --backends", &[]);
+    let report = sh_in(d.path(), ".bin", "mmhash --backends", &[]).text();
     assert!(report.contains("avx2-x8"), "{report}");
     assert!(report.contains("sha-ni-x4"), "{report}");
     assert!(report.contains("sse2-x4"), "{report}");
@@ -230,13 +205,15 @@ fn fifos_among_lane_files_are_read_whole() {
                 &cmd,
                 &[("MHASH_GNU_COMPAT", "9.1"), ("MHASH_JOBS", "1")],
             );
-            let theirs = if Path::new("/usr/bin").join(tool).exists() {
+            let theirs = if util::gnu_available(&format!(
+                "lanes_cli::fifos_among_lane_files_are_read_whole ({tool}; compared with mhash's portable backend instead)"
+            )) {
                 sh_in(d.path(), ".gnu", &cmd, &[])
             } else {
                 sh_in(d.path(), ".bin", &cmd, &[("MHASH_BACKEND", "portable")])
             };
-            assert_eq!(ours, theirs, "{cmd}");
-            assert!(ours.0.contains("  fifo\n"), "{}", ours.0);
+            assert_same(&ours, &theirs, &cmd);
+            assert!(ours.text().contains("  fifo\n"), "{}", ours.text());
         }
     }
 }

@@ -5,36 +5,15 @@
 //! GNU's documented formats.
 #![cfg(unix)]
 
-use assert_cmd::Command;
 use std::fs;
-use std::os::unix::fs::symlink;
 use std::path::Path;
 use tempfile::TempDir;
+
+use crate::util::{self, mhash, named_by_path};
 
 const SHA256_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"; // FIPS 180-2 B.1
 const MD5_ABC: &str = "900150983cd24fb0d6963f7d28e17f72"; // RFC 1321 A.5
 const SHA1_ABC: &str = "a9993e364706816aba3e25717850c26c9cd0d89d"; // FIPS 180-2 A.1
-
-fn mhash(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mhash"));
-    c.current_dir(dir)
-        .env("LC_ALL", "C")
-        .env_remove("MHASH_GNU_COMPAT");
-    c
-}
-
-fn tool(dir: &Path, name: &str) -> Command {
-    let link = dir.join(format!(".bin/{name}"));
-    if !link.exists() {
-        fs::create_dir_all(dir.join(".bin")).unwrap();
-        symlink(env!("CARGO_BIN_EXE_mhash"), &link).unwrap();
-    }
-    let mut c = Command::new(link);
-    c.current_dir(dir)
-        .env("LC_ALL", "C")
-        .env_remove("MHASH_GNU_COMPAT");
-    c
-}
 
 fn abc_dir() -> TempDir {
     let d = TempDir::new().unwrap();
@@ -70,12 +49,12 @@ fn hashes_with_default_and_named_algorithms() {
 #[test]
 fn gnu_personality_prints_what_native_face_prints() {
     let d = abc_dir();
-    tool(d.path(), "sha256sum")
+    named_by_path(d.path(), "sha256sum")
         .arg("abc")
         .assert()
         .success()
         .stdout(format!("{SHA256_ABC}  abc\n"));
-    tool(d.path(), "md5sum")
+    named_by_path(d.path(), "md5sum")
         .arg("abc")
         .assert()
         .success()
@@ -179,7 +158,7 @@ fn status_lines_are_shell_quoted_as_in_gnu_9_11() {
     fs::write(p.join("a\nb"), "abc").unwrap();
     let sums = format!("{SHA256_ABC}   b.txt\n\\{SHA256_ABC}  a\\nb\n");
     fs::write(p.join("sums"), &sums).unwrap();
-    tool(p, "sha256sum")
+    named_by_path(p, "sha256sum")
         .args(["-c", "sums"])
         .assert()
         .code(1)
@@ -197,13 +176,13 @@ fn compat_9_4_escapes_backslash_names_in_status_lines() {
     let p = d.path();
     fs::write(p.join("x\\y"), "abc").unwrap();
     fs::write(p.join("sums"), format!("\\{MD5_ABC}  x\\\\y\n")).unwrap();
-    tool(p, "md5sum")
+    named_by_path(p, "md5sum")
         .env("MHASH_GNU_COMPAT", "9.4")
         .args(["-c", "sums"])
         .assert()
         .success()
         .stdout("\\x\\\\y: OK\n");
-    tool(p, "md5sum")
+    named_by_path(p, "md5sum")
         .env("MHASH_GNU_COMPAT", "9.1")
         .args(["-c", "sums"])
         .assert()
@@ -216,7 +195,10 @@ fn usage_errors_exit_1_not_clap_2() {
     let d = abc_dir();
     mhash(d.path()).arg("--bogus").assert().code(1);
     mhash(d.path()).args(["-a", "nope", "abc"]).assert().code(1);
-    tool(d.path(), "sha256sum").arg("--bogus").assert().code(1);
+    named_by_path(d.path(), "sha256sum")
+        .arg("--bogus")
+        .assert()
+        .code(1);
     mhash(d.path())
         .args(["-a", "sha3", "abc"])
         .assert()
@@ -230,10 +212,10 @@ fn usage_errors_exit_1_not_clap_2() {
 fn closed_pipe_ends_quietly_and_full_device_is_a_write_error() {
     let d = abc_dir();
     let p = d.path();
-    let bin = env!("CARGO_BIN_EXE_mhash");
+    let bin = util::MHASH;
     // About 400 KB of output: far more than a pipe holds.
     let args: Vec<&str> = std::iter::repeat_n("abc", 5000).collect();
-    let out = std::process::Command::new("bash")
+    let out = util::command("bash")
         .current_dir(p)
         .arg("-c")
         .arg(format!(
@@ -251,9 +233,8 @@ fn closed_pipe_ends_quietly_and_full_device_is_a_write_error() {
     assert_eq!(out.status.code(), Some(141));
     if Path::new("/dev/full").exists() {
         let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-        let out = std::process::Command::new(bin)
+        let out = util::command(bin)
             .current_dir(p)
-            .env_remove("MHASH_GNU_COMPAT")
             .arg("abc")
             .stdout(full)
             .output()
@@ -302,7 +283,7 @@ fn glibc_tunables_turn_crc_acceleration_off_and_debug_says_so() {
     let p = d.path();
     // POSIX cksum of "abc": 1219131554 (GNU coreutils 9.1, ../shared/vectors/crc).
     let off = "glibc.cpu.hwcaps=-AVX512F,-AVX2,-AVX,-PCLMULQDQ";
-    let out = tool(p, "cksum")
+    let out = named_by_path(p, "cksum")
         .env("GLIBC_TUNABLES", off)
         .args(["--debug", "abc"])
         .output()
@@ -311,7 +292,7 @@ fn glibc_tunables_turn_crc_acceleration_off_and_debug_says_so() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("using"), "acceleration still reported: {err}");
     assert!(err.contains("pclmul support not detected"), "{err}");
-    let out = tool(p, "cksum")
+    let out = named_by_path(p, "cksum")
         .env_remove("GLIBC_TUNABLES")
         .arg("abc")
         .output()
@@ -331,7 +312,16 @@ fn glibc_tunables_turn_crc_acceleration_off_and_debug_says_so() {
 fn aarch64_backends_follow_the_cpu_features() {
     let d = abc_dir();
     let p = d.path();
-    let out = mhash(p).arg("--backends").output().unwrap();
+    // Under `MHASH_BACKEND=portable cargo test` (the second emulated run)
+    // mhash runs with the portable backends forced too.
+    let portable = util::caller_forces_portable();
+    let forced = |mut c: assert_cmd::Command| {
+        if portable {
+            c.env("MHASH_BACKEND", "portable");
+        }
+        c
+    };
+    let out = forced(mhash(p)).arg("--backends").output().unwrap();
     let report = String::from_utf8(out.stdout).unwrap();
     let features = report
         .lines()
@@ -339,7 +329,6 @@ fn aarch64_backends_follow_the_cpu_features() {
         .unwrap_or("")
         .split_whitespace()
         .collect::<Vec<_>>();
-    let portable = std::env::var_os("MHASH_BACKEND").is_some_and(|v| v == "portable");
     let chosen = |algo: &str| {
         report
             .lines()
@@ -364,7 +353,10 @@ fn aarch64_backends_follow_the_cpu_features() {
     expect("pmull", &["crc"], "pmull");
     expect("armv8-crc32", &["crc32b"], "armv8-crc32");
 
-    let out = tool(p, "cksum").args(["--debug", "abc"]).output().unwrap();
+    let out = forced(named_by_path(p, "cksum"))
+        .args(["--debug", "abc"])
+        .output()
+        .unwrap();
     // POSIX cksum of "abc": 1219131554 (../shared/vectors/crc).
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1219131554 3 abc\n");
     let want = if features.contains(&"pmull") && !portable {

@@ -6,59 +6,10 @@
 #![cfg(unix)]
 
 use std::fs;
-use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use tempfile::TempDir;
 
-/// The outcome of a shell command run with stderr joined to stdout (so the
-/// relative order of output lines and error messages is part of it).
-#[derive(Debug, PartialEq, Eq)]
-struct Outcome {
-    merged: Vec<u8>,
-    code: Option<i32>,
-}
-
-/// Runs `cmd` with `dir/.bin` (mhash under every name) first in PATH.
-fn sh(dir: &Path, cmd: &str, env: &[(&str, &str)]) -> Outcome {
-    sh_in(dir, ".bin", cmd, env)
-}
-
-/// Runs `cmd` with `dir/BIN` first in PATH: `.bin` holds mhash under
-/// every name, `.gnu` links to GNU's tools, so that both run under the
-/// same program name (which their messages print).
-fn sh_in(dir: &Path, bin: &str, cmd: &str, env: &[(&str, &str)]) -> Outcome {
-    let mut c = Command::new("sh");
-    c.arg("-c")
-        .arg(format!("{cmd} 2>&1"))
-        .current_dir(dir)
-        .env("LC_ALL", "C")
-        .env("PATH", format!("{}:/usr/bin:/bin", dir.join(bin).display()))
-        .env_remove("MHASH_GNU_COMPAT")
-        .env_remove("MHASH_JOBS")
-        .env_remove("MHASH_IO");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let o = c.output().unwrap();
-    Outcome {
-        merged: o.stdout,
-        code: o.status.code(),
-    }
-}
-
-/// Deterministic bytes.
-fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
-}
+use crate::util::{self, assert_same, emulator, noise, sh, sh_in};
 
 /// A tree of many files of uneven sizes (so they finish out of order),
 /// with a directory, unreadable names and awkward names among them;
@@ -66,12 +17,10 @@ fn noise(len: usize, seed: u64) -> Vec<u8> {
 fn corpus(dir: &Path) -> Vec<String> {
     let bin = dir.join(".bin");
     let gnu = dir.join(".gnu");
-    fs::create_dir_all(&bin).unwrap();
-    fs::create_dir_all(&gnu).unwrap();
-    symlink(env!("CARGO_BIN_EXE_mhash"), bin.join("mmhash")).unwrap();
+    util::mhash_link(&bin, "mmhash");
     for n in ["sha256sum", "md5sum", "cksum", "b2sum"] {
-        symlink(env!("CARGO_BIN_EXE_mhash"), bin.join(n)).unwrap();
-        symlink(Path::new("/usr/bin").join(n), gnu.join(n)).unwrap();
+        util::mhash_link(&bin, n);
+        util::gnu_link(&gnu, n);
     }
     let mut ops = Vec::new();
     for i in 0..240usize {
@@ -127,15 +76,19 @@ fn gnu_names_in_parallel_match_gnu_coreutils() {
     let d = TempDir::new().unwrap();
     let ops = quote_all(&corpus(d.path()));
     for tool in ["sha256sum", "md5sum", "b2sum", "cksum"] {
-        let gnu = Path::new("/usr/bin").join(tool);
         for jobs in ["1", "4"] {
             let env = [("MHASH_GNU_COMPAT", "9.1"), ("MHASH_JOBS", jobs)];
             let ours = sh(d.path(), &format!("{tool} {ops}"), &env);
-            if gnu.exists() {
+            if util::gnu_available(&format!(
+                "parallel::gnu_names_in_parallel_match_gnu_coreutils ({tool}; compared with MHASH_JOBS=1 instead)"
+            )) {
                 let theirs = sh_in(d.path(), ".gnu", &format!("{tool} {ops}"), &[]);
-                assert_eq!(ours, theirs, "{tool} with MHASH_JOBS={jobs} differs from GNU");
+                assert_same(
+                    &ours,
+                    &theirs,
+                    &format!("{tool} with MHASH_JOBS={jobs} differs from GNU"),
+                );
             } else {
-                eprintln!("SKIP GNU comparison: {} not installed", gnu.display());
                 let one = sh(d.path(), &format!("{tool} {ops}"), &[("MHASH_JOBS", "1")]);
                 assert_eq!(ours, one);
             }
@@ -183,12 +136,13 @@ fn check_mode_in_parallel_reports_in_line_order() {
             let many = sh(d.path(), &format!("mmhash -j{j} -c {flags} SUMS"), &[]);
             assert_eq!(many, one, "-c {flags} -j{j} differs from -j1");
         }
-        let gnu = Path::new("/usr/bin/sha256sum");
-        if gnu.exists() {
+        if util::gnu_available(&format!(
+            "parallel::check_mode_in_parallel_reports_in_line_order (sha256sum -c {flags})"
+        )) {
             let env = [("MHASH_GNU_COMPAT", "9.1"), ("MHASH_JOBS", "3")];
             let ours = sh(d.path(), &format!("sha256sum -c {flags} SUMS"), &env);
             let theirs = sh_in(d.path(), ".gnu", &format!("sha256sum -c {flags} SUMS"), &[]);
-            assert_eq!(ours, theirs, "sha256sum -c {flags} differs from GNU");
+            assert_same(&ours, &theirs, &format!("sha256sum -c {flags} differs from GNU"));
         }
     }
 }
@@ -211,7 +165,7 @@ fn endless_check_input_streams() {
 }
 
 fn hash_with(dir: &Path, io: &str, algo: &str, file: &str) -> (String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_mhash"))
+    let o = util::command(util::MHASH)
         .current_dir(dir)
         .args(["--debug", "--io", io, "-a", algo, file])
         .output()
@@ -255,7 +209,7 @@ fn file_truncated_under_the_map_is_read_again() {
     // after which it is cut to 1 MiB of its own bytes.
     let f = fs::File::create(&path).unwrap();
     f.set_len(2 << 30).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_mhash"))
+    let child = util::command(util::MHASH)
         .current_dir(d.path())
         .args(["--debug", "--io", "mmap", "-a", "md5", "shrinks"])
         .stdout(std::process::Stdio::piped())
@@ -289,9 +243,16 @@ fn one_large_file_split_across_threads_gives_the_same_crc() {
         f.write_all(&noise(100, i as u64)).unwrap();
     }
     drop(f);
+    // The portable CRC cannot be split (no combination step for it): under
+    // `MHASH_BACKEND=portable cargo test` the runs here are portable too.
+    let portable = util::caller_forces_portable();
     for algo in ["crc", "crc32b"] {
         let run = |j: &str| {
-            let o = Command::new(env!("CARGO_BIN_EXE_mhash"))
+            let mut c = util::command(util::MHASH);
+            if portable {
+                c.env("MHASH_BACKEND", "portable");
+            }
+            let o = c
                 .current_dir(d.path())
                 .args(["--debug", j, "-a", algo, "big"])
                 .output()
@@ -306,40 +267,32 @@ fn one_large_file_split_across_threads_gives_the_same_crc() {
         let (split, split_err) = run("-j3");
         assert_eq!(split, one, "{algo}");
         assert!(one_err.ends_with(", read\n"), "{one_err}");
-        // The portable CRC cannot be split (no combination step for it).
-        let portable = std::env::var_os("MHASH_BACKEND").is_some_and(|v| v == "portable");
         let want = if portable && algo == "crc" {
             ", read\n"
         } else {
             ", read (split)\n"
         };
         assert!(split_err.ends_with(want), "{split_err}");
-        if algo == "crc" && Path::new("/usr/bin/cksum").exists() {
-            let gnu = Command::new("/usr/bin/cksum")
+        if algo == "crc"
+            && util::gnu_available("parallel::one_large_file_split_across_threads_gives_the_same_crc (cksum)")
+        {
+            let gnu = util::gnu("cksum")
                 .current_dir(d.path())
                 .arg("big")
                 .output()
                 .unwrap();
-            assert_eq!(split.as_bytes(), &gnu.stdout[..]);
+            assert_bytes_eq!(split, gnu.stdout, "mhash -j3 -a crc vs GNU cksum");
         }
     }
-}
-
-/// The name of the user-mode emulator the tests run under
-/// (`MHASH_TEST_EMULATOR`, set by `scripts/aarch64-test.sh`): there a
-/// process's address space and resident memory are the emulator's (its
-/// 128 MiB code buffer, its own heap) as much as mhash's, so memory
-/// bounds are not checked.
-fn emulator() -> Option<String> {
-    std::env::var("MHASH_TEST_EMULATOR")
-        .ok()
-        .filter(|v| !v.is_empty())
 }
 
 #[test]
 fn many_jobs_fit_in_gnus_virtual_memory_limit() {
     if let Some(emu) = emulator() {
-        eprintln!("*** SKIP many_jobs_fit_in_gnus_virtual_memory_limit: ulimit -v would limit {emu} too");
+        util::skip(
+            "parallel::many_jobs_fit_in_gnus_virtual_memory_limit",
+            &format!("ulimit -v would limit {emu} too"),
+        );
         return;
     }
     // (-j8 on any machine: 4x the cores here. -j64 aborted in about 1 run

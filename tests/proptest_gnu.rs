@@ -4,39 +4,27 @@
 //! stderr and the exit status must be byte-identical.
 //!
 //! Both sides run the binary directly (no shell) with argv[0] set to the
-//! GNU name, `LC_ALL=C` and `MHASH_GNU_COMPAT=9.1`. Without
-//! /usr/bin/sha256sum every test prints why and passes.
+//! GNU name, `LC_ALL=C` and `MHASH_GNU_COMPAT=9.1`. Without GNU coreutils
+//! every test prints why and passes.
 #![cfg(unix)]
 
 use std::ffi::OsString;
 use std::fs;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use mhash::algo::{AlgoKind, Algorithm};
+use mhash::text::escape::{escape_into, needs_escape};
 use proptest::prelude::*;
 
-const MHASH: &str = env!("CARGO_BIN_EXE_mhash");
+use crate::util::{self, MHASH};
 
-fn gnu_available(test: &str) -> bool {
-    if Path::new("/usr/bin/sha256sum").exists() {
-        return true;
-    }
-    eprintln!(
-        "*** SKIP proptest_gnu::{test}: /usr/bin/sha256sum not found (GNU coreutils 9.1 is the oracle)"
-    );
-    false
-}
-
+/// `bin` run with `argv[0]` = `tool` (9.1 mode), in an empty environment.
 fn run(bin: &str, tool: &str, args: &[OsString], dir: &Path) -> Output {
-    Command::new(bin)
-        .arg0(tool)
+    util::bare(bin, tool, dir)
         .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("LC_ALL", "C")
         .env("MHASH_GNU_COMPAT", "9.1")
         .stdin(Stdio::null())
         .output()
@@ -105,7 +93,7 @@ proptest! {
         ),
         missing in file_name(),
     ) {
-        if !gnu_available("hash_mode_equals_gnu") {
+        if !util::gnu_available("proptest_gnu::hash_mode_equals_gnu") {
             return Ok(());
         }
         let td = tempfile::tempdir().unwrap();
@@ -204,10 +192,10 @@ const NAMES: [&[u8]; 3] = [b"plain", b"sp ace\\x", b"l\nf\r"];
 fn render(a: Algorithm, l: &Line, contents: &[Vec<u8>]) -> Vec<u8> {
     let tag = a.tag().unwrap();
     let entry = |name: &[u8], digest: &str, layout: u8| -> Vec<u8> {
-        let esc = mhash::text::escape::needs_escape(name);
+        let esc = needs_escape(name);
         let mut n = Vec::new();
         if esc {
-            mhash::text::escape::escape_into(&mut n, name);
+            escape_into(&mut n, name);
         } else {
             n.extend_from_slice(name);
         }
@@ -269,7 +257,7 @@ proptest! {
         no_final_newline in any::<bool>(),
         which in 0usize..4,
     ) {
-        if !gnu_available("check_mode_equals_gnu") {
+        if !util::gnu_available("proptest_gnu::check_mode_equals_gnu") {
             return Ok(());
         }
         let (tool, kind) = [

@@ -11,7 +11,8 @@
 //! where GNU is absent (the comparison is then skipped with a printed reason).
 //!
 //! Tests named `slow_*` are `#[ignore]`d (tens of seconds in a debug build);
-//! `.ci/run` runs them with `cargo test --test reliability -- --ignored slow_`.
+//! `.ci/run` runs them with `cargo test --test tests -- --ignored
+//! reliability::slow_`.
 //! Tests ignored with "needs fix: ..." show bugs outside this suite's reach;
 //! see docs/reliability.md.
 #![cfg(unix)]
@@ -19,15 +20,18 @@
 use std::fs;
 use std::io::{Read, Write};
 use std::os::unix::fs::symlink;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use mhash::algo::{AlgoKind, Algorithm};
+use mhash::io::{ReadBuf, feed};
+use mhash::os::strerror;
 use tempfile::TempDir;
 
-const MHASH: &str = env!("CARGO_BIN_EXE_mhash");
+use crate::util::{self, MHASH, emulator};
+
 const TOOLS: &[&str] = &[
     "md5sum",
     "sha1sum",
@@ -41,15 +45,11 @@ const TOOLS: &[&str] = &[
 /// SHA-256 of "hello\n", the content of `a` in every scratch directory.
 const A256: &str = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
 
-fn gnu_available() -> bool {
-    Path::new("/usr/bin/sha256sum").exists() && Path::new("/usr/bin/cksum").exists()
-}
-
-fn say_skip(what: &str) {
-    eprintln!(
-        "*** SKIP reliability::{what}: GNU coreutils (/usr/bin/sha256sum) not found; \
-         compared with expected text only"
-    );
+/// True when GNU coreutils is there to compare with; where it is not,
+/// says so (`SKIP reliability::WHAT`): the case is then checked against
+/// the expected text only.
+fn gnu_available(what: &str) -> bool {
+    util::gnu_available(&format!("reliability::{what} (compared with expected text only)"))
 }
 
 /// A scratch directory with `gnu/` and `mh/` holding the tool names as
@@ -71,10 +71,9 @@ fn env() -> Env {
         fs::create_dir(d).unwrap();
     }
     for t in TOOLS.iter().chain(["mhash"].iter()) {
-        symlink(MHASH, mh.join(t)).unwrap();
-        let g = Path::new("/usr/bin").join(t);
-        if g.exists() {
-            symlink(&g, gnu.join(t)).unwrap();
+        util::mhash_link(&mh, t);
+        if util::gnu_path(t).exists() {
+            util::gnu_link(&gnu, t);
         }
     }
     fs::write(work.join("a"), b"hello\n").unwrap();
@@ -94,17 +93,11 @@ impl Env {
         p
     }
 
-    /// `bash -c CMD` in the working directory with `bindir` first on PATH.
+    /// `bash -c CMD` in the working directory with `bindir` first on PATH
+    /// (9.1 mode).
     fn sh(&self, bindir: &Path, cmd: &str) -> Output {
-        Command::new("/bin/bash")
-            .arg("-c")
-            .arg(cmd)
-            .current_dir(&self.work)
-            .env_clear()
-            .env("PATH", format!("{}:/usr/bin:/bin", bindir.display()))
-            .env("LC_ALL", "C")
+        util::bash(&self.work, Some(bindir), cmd)
             .env("MHASH_GNU_COMPAT", "9.1")
-            .stdin(Stdio::null())
             .output()
             .expect("run bash")
     }
@@ -113,37 +106,25 @@ impl Env {
     /// and requires identical stdout, stderr and status. Returns mhash's.
     fn same(&self, cmd: &str) -> Output {
         let m = self.sh(&self.mh, cmd);
-        if gnu_available() {
+        if gnu_available(cmd) {
             let g = self.sh(&self.gnu, cmd);
             assert_same(cmd, &g, &m);
-        } else {
-            say_skip(cmd);
         }
         m
     }
 
     /// mhash alone in its default (9.11) mode.
     fn mh_default(&self, cmd: &str) -> Output {
-        Command::new("/bin/bash")
-            .arg("-c")
-            .arg(cmd)
-            .current_dir(&self.work)
-            .env_clear()
-            .env("PATH", format!("{}:/usr/bin:/bin", self.mh.display()))
-            .env("LC_ALL", "C")
-            .stdin(Stdio::null())
+        util::bash(&self.work, Some(&self.mh), cmd)
             .output()
             .expect("run bash")
     }
 
-    /// A command for `tool` from `bindir`, argv[0] being the bare tool name.
+    /// A command for `tool` from `bindir`, argv[0] being the bare tool name
+    /// (9.1 mode).
     fn cmd(&self, bindir: &Path, tool: &str) -> Command {
-        let mut c = Command::new(bindir.join(tool));
-        c.arg0(tool)
-            .current_dir(&self.work)
-            .env_clear()
-            .env("LC_ALL", "C")
-            .env("MHASH_GNU_COMPAT", "9.1");
+        let mut c = util::bare(bindir.join(tool), tool, &self.work);
+        c.env("MHASH_GNU_COMPAT", "9.1");
         c
     }
 }
@@ -210,7 +191,7 @@ fn vm_hwm(pid: u32) -> i64 {
 /// directory), measured by python3's getrusage(RUSAGE_CHILDREN) so that
 /// the figure is not inflated by this (large) test process.
 fn peak_rss_kib(e: &Env, argv: &[&str]) -> Option<(i64, i32)> {
-    let o = Command::new("python3")
+    let o = util::command("python3")
         .arg("-c")
         .arg(
             "import resource,subprocess,sys\n\
@@ -220,11 +201,10 @@ fn peak_rss_kib(e: &Env, argv: &[&str]) -> Option<(i64, i32)> {
         .arg(MHASH)
         .args(argv)
         .current_dir(&e.work)
-        .env("LC_ALL", "C")
         .env("MHASH_GNU_COMPAT", "9.1")
         .output();
     let Ok(o) = o else {
-        eprintln!("*** SKIP peak RSS of {argv:?}: python3 not found");
+        util::skip(&format!("reliability: peak RSS of {argv:?}"), "python3 not found");
         return None;
     };
     let text = out(&o);
@@ -664,7 +644,7 @@ fn fifo_operand() {
     let data: Vec<u8> = (0..1 << 20).map(|i: u32| (i * 7 + i / 251) as u8).collect();
     let want = format!("{}  fifo\n{A256}  a\n", hex(AlgoKind::Sha256, &data));
     let mut sides = vec![("mhash", e.mh.clone())];
-    if gnu_available() {
+    if gnu_available("fifo_operand") {
         sides.push(("GNU", e.gnu.clone()));
     }
     for (side, dir) in sides {
@@ -786,14 +766,17 @@ fn proc_and_sys_files_with_lying_size() {
         e.same(&format!("sha256sum {f} | sha256sum -c"));
     }
     if tried == 0 {
-        eprintln!("*** SKIP proc_and_sys_files_with_lying_size: no such file readable here");
+        util::skip(
+            "reliability::proc_and_sys_files_with_lying_size",
+            "no such file readable here",
+        );
     }
 }
 
 /// A sparse file of 4 GiB + 1: sizes and counters past 32 bits. ~15 s of
 /// CRC in a debug build, so it runs in `.ci/run` with the other slow tests.
 #[test]
-#[ignore = "slow: run by .ci/run (cargo test --test reliability -- --ignored slow_)"]
+#[ignore = "slow: run by .ci/run (cargo test --test tests -- --ignored reliability::slow_)"]
 fn slow_sparse_file_over_4_gib() {
     let e = env();
     let f = fs::File::create(e.work.join("big")).unwrap();
@@ -915,15 +898,8 @@ fn pipe_closed_early() {
             libc::close(fds[0]);
             <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fds[1])
         };
-        Command::new("/bin/bash")
-            .arg("-c")
-            .arg(cmd)
-            .current_dir(&e.work)
-            .env_clear()
-            .env("PATH", format!("{}:/usr/bin:/bin", bindir.display()))
-            .env("LC_ALL", "C")
+        util::bash(&e.work, Some(bindir), cmd)
             .env("MHASH_GNU_COMPAT", "9.1")
-            .stdin(Stdio::null())
             .stdout(Stdio::from(w))
             .stderr(Stdio::piped())
             .output()
@@ -948,7 +924,7 @@ fn pipe_closed_early() {
         ] {
             let m = run(&e.mh, &cmd);
             assert_eq!(err(&m), want, "{cmd}");
-            if gnu_available() {
+            if gnu_available(&cmd) {
                 let g = run(&e.gnu, &cmd);
                 assert_same(&cmd, &g, &m);
             }
@@ -986,7 +962,7 @@ fn results_are_written_as_each_file_finishes() {
     // SAFETY: mkfifo with a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     let mut sides = vec![("mhash", e.mh.clone())];
-    if gnu_available() {
+    if gnu_available("results_are_written_as_each_file_finishes") {
         sides.push(("GNU", e.gnu.clone()));
     }
     for (side, dir) in sides {
@@ -1081,13 +1057,13 @@ fn read_error_mid_file_test_double() {
         reads: 0,
     };
     let mut h = Algorithm::new(AlgoKind::Sha256).hasher();
-    let mut buf = mhash::io::ReadBuf::default();
+    let mut buf = ReadBuf::default();
     let mut total = 0;
-    let res = mhash::io::feed(&mut r, h.as_mut(), &mut buf, &mut total);
+    let res = feed(&mut r, h.as_mut(), &mut buf, &mut total);
     let e = res.expect_err("EIO must surface");
     assert_eq!(e.raw_os_error(), Some(libc::EIO));
     assert_eq!(total, 300_000);
-    assert_eq!(mhash::os::strerror(&e), "Input/output error");
+    assert_eq!(strerror(&e), "Input/output error");
 }
 
 /// The hashed file is truncated to 0 and re-extended (sparse zeros) by a
@@ -1239,17 +1215,6 @@ fn feed_for(e: &Env, dir: &Path, tool: &str, args: &[&str], line: &[u8], secs: f
     (fed, rss, o)
 }
 
-/// The name of the user-mode emulator the tests run under
-/// (`MHASH_TEST_EMULATOR`, set by `scripts/aarch64-test.sh`): there a
-/// process's address space and resident memory are the emulator's (its
-/// 128 MiB code buffer, its own heap) as much as mhash's, so memory
-/// bounds are not checked.
-fn emulator() -> Option<String> {
-    std::env::var("MHASH_TEST_EMULATOR")
-        .ok()
-        .filter(|v| !v.is_empty())
-}
-
 /// True when a peak RSS of `kib` is within `bound_kib`, or the figure
 /// includes an emulator's memory (then it is only printed).
 fn rss_within(kib: i64, bound_kib: i64) -> bool {
@@ -1346,7 +1311,10 @@ fn ten_million_line_check_file() {
 #[test]
 fn check_mode_runs_under_startup_vm_plus_12_mb() {
     if let Some(emu) = emulator() {
-        eprintln!("*** SKIP check_mode_runs_under_startup_vm_plus_12_mb: ulimit -v would limit {emu} too");
+        util::skip(
+            "reliability::check_mode_runs_under_startup_vm_plus_12_mb",
+            &format!("ulimit -v would limit {emu} too"),
+        );
         return;
     }
     let e = env();

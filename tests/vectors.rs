@@ -10,17 +10,18 @@
 //! streamed through [`Algorithm::hasher`] in uneven chunks (1, 7, 64, 1000
 //! bytes, cycling, with empty updates at both ends).
 //!
-//! Tests that need an external tool (`/usr/bin/b2sum`, `/usr/bin/cksum`,
-//! `openssl`) print a loud `SKIP` line to stderr and pass when the tool is
-//! absent or too old to have the needed option.
+//! Tests that need an external tool (GNU coreutils' `/usr/bin/b2sum` and
+//! `/usr/bin/cksum`, `openssl`) print a loud `SKIP` line to stderr and pass
+//! when the tool is absent or too old to have the needed option.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mhash::algo::{AlgoKind, Algorithm, Backend};
+
+use crate::util::{self, noise};
 
 const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors");
 
@@ -251,19 +252,6 @@ fn run_cavp(rel: &str, alg: Algorithm, expected_count: usize) {
     f.assert_none(rel);
 }
 
-/// Deterministic pseudo-random bytes (xorshift64*), seeded by `seed`.
-fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
-}
-
 /// Writes each input to `dir/in<i>.bin`; returns the paths in order.
 fn write_inputs(dir: &Path, inputs: &[Vec<u8>]) -> Vec<PathBuf> {
     inputs
@@ -278,9 +266,10 @@ fn write_inputs(dir: &Path, inputs: &[Vec<u8>]) -> Vec<PathBuf> {
 }
 
 /// Runs `prog args... files...`, returning stdout lines, or `None` if it
-/// exits non-zero (e.g. an older tool lacking the option).
+/// exits non-zero (e.g. an older tool lacking the option). The tool runs
+/// in the harness's hermetic environment (C locale).
 fn run_tool(prog: &str, args: &[&str], files: &[PathBuf]) -> Option<Vec<String>> {
-    let out = Command::new(prog).args(args).args(files).output().ok()?;
+    let out = util::command(prog).args(args).args(files).output().ok()?;
     if !out.status.success() {
         return None;
     }
@@ -289,8 +278,10 @@ fn run_tool(prog: &str, args: &[&str], files: &[PathBuf]) -> Option<Vec<String>>
 }
 
 fn skip(test: &str, why: &str) {
-    eprintln!("SKIP {test}: {why}");
-    eprintln!("SKIP {test}: *** this known-answer test did NOT run ***");
+    util::skip(
+        test,
+        &format!("{why}: *** this known-answer test did NOT run ***"),
+    );
 }
 
 fn find_openssl() -> Option<PathBuf> {
@@ -317,7 +308,7 @@ macro_rules! cavp_test {
     ($name:ident, $file:literal, $kind:ident, $count:literal) => {
         #[test]
         fn $name() {
-            if !vectors_present(stringify!($name)) {
+            if !vectors_present(concat!("vectors::", stringify!($name))) {
                 return;
             }
             run_cavp($file, Algorithm::new(AlgoKind::$kind), $count);
@@ -385,7 +376,7 @@ cavp_test!(
 /// The `Len = 0` / `Msg = 00` placeholder must parse as the empty message.
 #[test]
 fn cavp_parser_len0_is_empty() {
-    if !vectors_present("cavp_parser_len0_is_empty") {
+    if !vectors_present("vectors::cavp_parser_len0_is_empty") {
         return;
     }
     let vs = parse_cavp("nist-cavp/sha2/SHA256ShortMsg.rsp");
@@ -408,7 +399,7 @@ cavp_test!(rfc1321_md5, "md5/rfc-1321.txt", Md5, 7);
 
 #[test]
 fn blake2b_official_kat_unkeyed() {
-    if !vectors_present("blake2b_official_kat_unkeyed") {
+    if !vectors_present("vectors::blake2b_official_kat_unkeyed") {
         return;
     }
     let text = read_vec_text("blake2/blake2-kat.json");
@@ -473,7 +464,7 @@ fn catalogue_check(name: &str) -> u32 {
 
 #[test]
 fn crc32b_catalogue_check() {
-    if !vectors_present("crc32b_catalogue_check") {
+    if !vectors_present("vectors::crc32b_catalogue_check") {
         return;
     }
     let check = catalogue_check("CRC-32/ISO-HDLC");
@@ -516,7 +507,7 @@ fn run_cksum_expected(rel: &str, kind: AlgoKind) {
 
 #[test]
 fn crc_gnu_cksum_9_1_expected() {
-    if !vectors_present("crc_gnu_cksum_9_1_expected") {
+    if !vectors_present("vectors::crc_gnu_cksum_9_1_expected") {
         return;
     }
     run_cksum_expected("crc/cksum-gnu-coreutils-9.1.expected", AlgoKind::Crc);
@@ -524,7 +515,7 @@ fn crc_gnu_cksum_9_1_expected() {
 
 #[test]
 fn crc32b_zlib_expected() {
-    if !vectors_present("crc32b_zlib_expected") {
+    if !vectors_present("vectors::crc32b_zlib_expected") {
         return;
     }
     run_cksum_expected("crc/crc32b-zlib.expected", AlgoKind::Crc32b);
@@ -537,8 +528,7 @@ fn crc32b_zlib_expected() {
 #[test]
 fn blake2b_all_lengths_vs_gnu_b2sum() {
     const B2SUM: &str = "/usr/bin/b2sum";
-    if !Path::new(B2SUM).exists() {
-        skip("blake2b_all_lengths_vs_gnu_b2sum", "/usr/bin/b2sum not found");
+    if !util::gnu_available("vectors::blake2b_all_lengths_vs_gnu_b2sum") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -577,8 +567,7 @@ fn blake2b_all_lengths_vs_gnu_b2sum() {
 /// first number of each output line. Returns false if cksum is unusable.
 fn legacy_vs_gnu_cksum(kind: AlgoKind, test: &str) -> bool {
     const CKSUM: &str = "/usr/bin/cksum";
-    if !Path::new(CKSUM).exists() {
-        skip(test, "/usr/bin/cksum not found");
+    if !util::gnu_available(test) {
         return false;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -612,17 +601,17 @@ fn legacy_vs_gnu_cksum(kind: AlgoKind, test: &str) -> bool {
 
 #[test]
 fn sysv_vs_gnu_cksum() {
-    legacy_vs_gnu_cksum(AlgoKind::Sysv, "sysv_vs_gnu_cksum");
+    legacy_vs_gnu_cksum(AlgoKind::Sysv, "vectors::sysv_vs_gnu_cksum");
 }
 
 #[test]
 fn bsd_vs_gnu_cksum() {
-    legacy_vs_gnu_cksum(AlgoKind::Bsd, "bsd_vs_gnu_cksum");
+    legacy_vs_gnu_cksum(AlgoKind::Bsd, "vectors::bsd_vs_gnu_cksum");
 }
 
 #[test]
 fn crc_vs_gnu_cksum() {
-    legacy_vs_gnu_cksum(AlgoKind::Crc, "crc_vs_gnu_cksum");
+    legacy_vs_gnu_cksum(AlgoKind::Crc, "vectors::crc_vs_gnu_cksum");
 }
 
 // ---------------------------------------------------------------------------
@@ -651,9 +640,8 @@ fn sm3_gbt32905_examples() {
 #[test]
 fn sm3_vs_gnu_cksum() {
     const CKSUM: &str = "/usr/bin/cksum";
-    let test = "sm3_vs_gnu_cksum";
-    if !Path::new(CKSUM).exists() {
-        skip(test, "/usr/bin/cksum not found");
+    let test = "vectors::sm3_vs_gnu_cksum";
+    if !util::gnu_available(test) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -693,7 +681,7 @@ fn sm3_vs_gnu_cksum() {
 
 #[test]
 fn sha3_224_vs_openssl() {
-    let test = "sha3_224_vs_openssl";
+    let test = "vectors::sha3_224_vs_openssl";
     let Some(openssl) = find_openssl() else {
         skip(test, "openssl binary not found");
         return;
@@ -772,7 +760,7 @@ fn backends_agree_on_every_length() {
 /// at 32 bytes and at the full 131-byte XOF length.
 #[test]
 fn blake3_official_test_vectors() {
-    if !vectors_present("blake3_official_test_vectors") {
+    if !vectors_present("vectors::blake3_official_test_vectors") {
         return;
     }
     let text = read_vec_text("blake3/test_vectors.json");

@@ -1,0 +1,21 @@
+//! mhash's integration tests: one test binary (`cargo test --test tests`),
+//! one module per concern, all built on the shared harness in `util`.
+//!
+//! Filter by module, e.g. `cargo test --test tests -- reliability::`;
+//! the `#[ignore]`d slow cases: `cargo test --test tests -- --ignored
+//! reliability::slow_`.
+
+#[macro_use]
+mod util;
+
+mod beyond_gnu;
+mod everyday;
+mod gnu_compat;
+mod lanes;
+mod lanes_cli;
+mod native;
+mod parallel;
+mod proptest_escape;
+mod proptest_gnu;
+mod reliability;
+mod vectors;
