@@ -547,7 +547,7 @@ fn json_check_mode_has_one_record_per_line_with_its_outcome() {
         .assert()
         .code(1)
         .stdout("");
-    // An untagged 256-bit digest without a hint: ambiguous.
+    // An untagged 256-bit digest without a hint: SHA-256 by its length.
     fs::write(p.join("sums.txt"), format!("{SHA256_ABC}  outside\n")).unwrap();
     let recs = json_lines(
         &mhash(p)
@@ -557,7 +557,9 @@ fn json_check_mode_has_one_record_per_line_with_its_outcome() {
             .stdout,
     );
     assert_eq!(recs.len(), 1);
-    assert_eq!(recs[0]["outcome"], "ambiguous");
+    assert_eq!(recs[0]["outcome"], "ok");
+    assert_eq!(recs[0]["algorithm"], "sha256");
+    assert_eq!(recs[0]["chosen_by"], "length");
     assert_eq!(recs[0]["line"], 1);
     let recs = json_lines(
         &mhash(p)

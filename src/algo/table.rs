@@ -110,9 +110,13 @@ pub struct AlgoInfo {
     /// (the GNU personalities never see those).
     pub gnu: Option<GnuSince>,
     /// Checksum-file name stems that name it, lower case: `sha256` stands
-    /// for `SHA256SUMS`, `sha256sum.txt`, `x.sha256`, ... (see
-    /// `check::names`).
+    /// for `SHA256SUMS`, `sha256sums.txt`, `x.sha256`, ... (see
+    /// `check::rules::algorithm_from_file_name`).
     pub file_stems: &'static [&'static str],
+    /// Among the cryptographic algorithms of one digest length, how often
+    /// checksum files publish it: 0 the most (`mhash -c` tries a bare
+    /// digest as the lowest rank first: sha256, then blake3, sha3-256, sm3).
+    pub publish_rank: u8,
     /// Its implementations, fastest first; the last is portable.
     pub backends: &'static [Backend],
 }
@@ -140,6 +144,7 @@ const fn row(
         family: None,
         gnu,
         file_stems,
+        publish_rank: 0,
         backends,
     }
 }
@@ -151,10 +156,10 @@ use GnuSince::{V9_1, V9_4};
 /// where one tag is a prefix of another, the longer one comes first).
 #[rustfmt::skip]
 pub static TABLE: [AlgoInfo; 19] = [
-    AlgoInfo { family: Some(Family::Sha3), ..row(AlgoKind::Sha3_224, "sha3-224", Some("SHA3-224"), 224, "FIPS 202", C, Some(V9_4), &["sha3-224"], &backends::SHA3) },
-    AlgoInfo { family: Some(Family::Sha3), ..row(AlgoKind::Sha3_256, "sha3-256", Some("SHA3-256"), 256, "FIPS 202", C, Some(V9_4), &["sha3-256"], &backends::SHA3) },
-    AlgoInfo { family: Some(Family::Sha3), ..row(AlgoKind::Sha3_384, "sha3-384", Some("SHA3-384"), 384, "FIPS 202", C, Some(V9_4), &["sha3-384"], &backends::SHA3) },
-    AlgoInfo { family: Some(Family::Sha3), ..row(AlgoKind::Sha3_512, "sha3-512", Some("SHA3-512"), 512, "FIPS 202", C, Some(V9_4), &["sha3-512"], &backends::SHA3) },
+    AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_224, "sha3-224", Some("SHA3-224"), 224, "FIPS 202", C, Some(V9_4), &["sha3-224"], &backends::SHA3) },
+    AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_256, "sha3-256", Some("SHA3-256"), 256, "FIPS 202", C, Some(V9_4), &["sha3-256"], &backends::SHA3) },
+    AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_384, "sha3-384", Some("SHA3-384"), 384, "FIPS 202", C, Some(V9_4), &["sha3-384"], &backends::SHA3) },
+    AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_512, "sha3-512", Some("SHA3-512"), 512, "FIPS 202", C, Some(V9_4), &["sha3-512"], &backends::SHA3) },
     AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha224, "sha224", Some("SHA224"), 224, "FIPS 180-4", C, Some(V9_1), &["sha224"], &backends::SHA256) },
     AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha256, "sha256", Some("SHA256"), 256, "FIPS 180-4", C, Some(V9_1), &["sha256"], &backends::SHA256) },
     AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha384, "sha384", Some("SHA384"), 384, "FIPS 180-4", C, Some(V9_1), &["sha384"], &backends::SHA512) },
@@ -162,11 +167,13 @@ pub static TABLE: [AlgoInfo; 19] = [
     row(AlgoKind::Sha1, "sha1", Some("SHA1"), 160, "FIPS 180-4", C, Some(V9_1), &["sha1"], &backends::SHA1),
     row(AlgoKind::Md5, "md5", Some("MD5"), 128, "RFC 1321", C, Some(V9_1), &["md5"], &backends::MD5),
     AlgoInfo {
+        publish_rank: 1,
         length: Length::Truncated,
         ..row(AlgoKind::Blake2b, "blake2b", Some("BLAKE2b"), 512, "RFC 7693", C, Some(V9_1), &["b2", "blake2b", "blake2"], &backends::BLAKE2B)
     },
-    row(AlgoKind::Sm3, "sm3", Some("SM3"), 256, "GB/T 32905-2016", C, Some(V9_1), &["sm3"], &backends::SM3),
+    AlgoInfo { publish_rank: 3, ..row(AlgoKind::Sm3, "sm3", Some("SM3"), 256, "GB/T 32905-2016", C, Some(V9_1), &["sm3"], &backends::SM3) },
     AlgoInfo {
+        publish_rank: 1,
         length: Length::Extendable,
         ..row(AlgoKind::Blake3, "blake3", Some("BLAKE3"), 256, "the BLAKE3 specification (2020)", C, None, &["b3", "blake3"], &backends::BLAKE3)
     },

@@ -24,9 +24,10 @@ use crate::io;
 use crate::report::{CheckReport, Console, LineAt, Verdict};
 use crate::sched::{self, Item};
 use crate::text::quote;
-use parse::{LineError, Parser};
+use parse::{Chosen, LineError, Parser, Preferred};
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
+use std::sync::Arc;
 
 /// The check-mode state GNU keeps for the whole run, across checksum files.
 #[derive(Debug, Default)]
@@ -61,18 +62,63 @@ struct Listed {
     expected: Vec<u8>,
     /// Its line number in the checksum file.
     line: u64,
+    /// How `algo` was decided; `Fallback` once an alternative matched.
+    chosen: Chosen,
+    /// Other algorithms the digest may be (inferred from its length).
+    alternatives: Vec<Algorithm>,
+    /// Where a fallback's match is recorded for the file's later lines.
+    preferred: Arc<Preferred>,
+    /// The status line names the algorithm: the line before or after lists
+    /// the same file with another one (`mhash -a md5,sha256` output).
+    annotate: bool,
+}
+
+impl Listed {
+    /// Judges the digest of `algo` over the file; on a mismatch with
+    /// alternatives left, computes all of them in one more read (`read`)
+    /// and takes the one that matches. Returns whether one matched.
+    fn judge(
+        &mut self,
+        digest: &[u8],
+        read: impl FnOnce(&[Algorithm]) -> std::io::Result<Vec<u8>>,
+    ) -> std::io::Result<bool> {
+        if digest == self.expected {
+            return Ok(true);
+        }
+        if self.alternatives.is_empty() {
+            return Ok(false);
+        }
+        let algos = self.alternatives.clone();
+        let all = read(&algos)?;
+        Ok(self.pick(&algos, &all))
+    }
+
+    /// Takes the first of `algos` whose digest, in `all` (the digests
+    /// concatenated in that order), matches; records a fallback's match.
+    fn pick(&mut self, algos: &[Algorithm], all: &[u8]) -> bool {
+        let mut rest = all;
+        for &a in algos {
+            let (d, after) = rest.split_at(a.digest_len().min(rest.len()));
+            rest = after;
+            if d == self.expected {
+                if a != self.algo {
+                    self.algo = a;
+                    self.chosen = Chosen::Fallback;
+                    self.preferred.set(self.expected.len(), a.kind);
+                }
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// One line's outcome, emitted in line order.
 enum Event {
-    /// An improperly formatted line, with the message `-w` (or an
-    /// ambiguous digest length) prints.
-    Misformatted {
-        msg: Option<Vec<u8>>,
-        ambiguous: bool,
-        line: u64,
-    },
-    /// A listed file was read: does its digest match?
+    /// An improperly formatted line, with the message `-w` prints.
+    Misformatted { msg: Option<Vec<u8>>, line: u64 },
+    /// A listed file was read: does its digest match? (`listed.algo` is
+    /// the algorithm that matched, after a fallback.)
     Verified {
         listed: Listed,
         result: std::io::Result<bool>,
@@ -82,9 +128,24 @@ enum Event {
 }
 
 /// Reads and verifies `listed` (on a worker, or in the producer for `-`).
-fn verify(listed: Listed, buf: &mut io::ReadBuf, mode: IoMode) -> Event {
+fn verify(mut listed: Listed, buf: &mut io::ReadBuf, mode: IoMode) -> Event {
     let name = crate::os::bytes_os(&listed.name);
-    let result = io::digest_input(&name, listed.algo, buf, mode).map(|d| d.digest == listed.expected);
+    let opts = io::InputOpts {
+        mode,
+        ..Default::default()
+    };
+    let result = if listed.name == b"-" && !listed.alternatives.is_empty() {
+        // Standard input can be read only once: every candidate at once.
+        let mut algos = vec![listed.algo];
+        algos.extend(&listed.alternatives);
+        io::digest_inputs(&name, &algos, buf, &opts).map(|d| listed.pick(&algos, &d.digest))
+    } else {
+        io::digest_input(&name, listed.algo, buf, mode).and_then(|d| {
+            listed.judge(&d.digest, |algos| {
+                io::digest_inputs(&name, algos, buf, &opts).map(|d| d.digest)
+            })
+        })
+    };
     Event::Verified { listed, result }
 }
 
@@ -113,6 +174,9 @@ pub fn check_file(
     };
     let mut parser = Parser::new(rules::expectations(job, &name), is_stdin);
     parser.last_tag = session.last_tag;
+    if rules::untagged_from_file_name(job, &name) {
+        parser.untagged_by = Chosen::FileName;
+    }
     let mut lines = Lines {
         reader: BufReader::with_capacity(64 * 1024, reader),
         parser,
@@ -123,6 +187,9 @@ pub fn check_file(
         line_no: 0,
         done: false,
         stdin_buf: None,
+        lookahead: job.dialect == crate::config::Dialect::Native,
+        ahead: None,
+        prev: None,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -174,8 +241,16 @@ fn schedule(common: &Common, lines: &mut Lines<'_>, sink: &mut (dyn FnMut(Event,
                     let mut sink =
                         sched::DeliverFn(|op: Option<(usize, std::io::Result<io::Digested>)>| match op {
                             Some((i, r)) => {
-                                let listed = batch[i].take().expect("one result per listed file");
-                                let result = r.map(|d| d.digest == listed.expected);
+                                let mut listed = batch[i].take().expect("one result per listed file");
+                                let result = r.and_then(|d| {
+                                    listed.judge(&d.digest, |algos| {
+                                        // A fallback (rare): its own buffer, the lanes' is in use.
+                                        let mut buf = io::ReadBuf::try_new().ok_or_else(|| {
+                                            std::io::Error::from(std::io::ErrorKind::OutOfMemory)
+                                        })?;
+                                        io::digest_inputs(&names[i], algos, &mut buf, &opts).map(|d| d.digest)
+                                    })
+                                });
                                 out.deliver(i, Event::Verified { listed, result });
                             }
                             None => out.flush(),
@@ -211,12 +286,52 @@ struct Lines<'a> {
     /// Standard input named in a checksum file is read here, in order,
     /// never by two threads at once.
     stdin_buf: Option<io::ReadBuf>,
+    /// mhash: one line is read ahead, to tell a file listed with several
+    /// algorithms (`Listed::annotate`); GNU's dialects read none ahead.
+    lookahead: bool,
+    ahead: Option<Item<Listed, Event>>,
+    /// The previous listed file and its algorithm.
+    prev: Option<(Vec<u8>, Algorithm)>,
+}
+
+/// The listed file an item is about, if any.
+fn listed_in(item: &mut Item<Listed, Event>) -> Option<&mut Listed> {
+    match item {
+        Item::Work(l) | Item::Done(Event::Verified { listed: l, .. }) => Some(l),
+        Item::Done(_) => None,
+    }
 }
 
 impl Lines<'_> {
-    /// Reads and parses lines until one names a file to verify (or the
-    /// checksum file ends); runs under the scheduler's lock, in order.
+    /// The next item, one line read ahead in mhash's dialect so that a
+    /// status line can name its algorithm when one file is listed with
+    /// several (`f: OK (SHA256)`); runs under the scheduler's lock.
     fn next_item(&mut self) -> Option<Item<Listed, Event>> {
+        if !self.lookahead {
+            return self.read_item();
+        }
+        let mut cur = match self.ahead.take() {
+            Some(item) => item,
+            None => self.read_item()?,
+        };
+        self.ahead = self.read_item();
+        let mut ahead = self.ahead.take();
+        let next = ahead
+            .as_mut()
+            .and_then(listed_in)
+            .map(|l| (l.name.clone(), l.algo));
+        self.ahead = ahead;
+        if let Some(l) = listed_in(&mut cur) {
+            let other = |o: &(Vec<u8>, Algorithm)| o.0 == l.name && o.1 != l.algo;
+            l.annotate = next.as_ref().is_some_and(other) || self.prev.as_ref().is_some_and(other);
+            self.prev = Some((l.name.clone(), l.algo));
+        }
+        Some(cur)
+    }
+
+    /// Reads and parses lines until one names a file to verify (or the
+    /// checksum file ends).
+    fn read_item(&mut self) -> Option<Item<Listed, Event>> {
         loop {
             if self.done {
                 return None;
@@ -261,6 +376,10 @@ impl Lines<'_> {
                     algo: p.algo,
                     expected: p.digest,
                     line,
+                    chosen: p.chosen,
+                    alternatives: p.alternatives,
+                    preferred: Arc::clone(&self.parser.preferred),
+                    annotate: false,
                 };
                 if listed.name == b"-" {
                     let buf = self.stdin_buf.get_or_insert_with(io::ReadBuf::default);
@@ -268,15 +387,6 @@ impl Lines<'_> {
                 }
                 Item::Work(listed)
             }
-            Err(LineError::Ambiguous(n)) => Item::Done(Event::Misformatted {
-                msg: Some(at(format!(
-                    ": {line}: cannot tell the algorithm of a {}-bit digest ({}); use -a ALGO",
-                    n * 8,
-                    rules::candidates(n).join(", ")
-                ))),
-                ambiguous: true,
-                line,
-            }),
             Err(LineError::Malformed) => Item::Done(Event::Misformatted {
                 msg: (self.job.verbosity == Verbosity::Warn).then(|| {
                     at(format!(
@@ -284,7 +394,6 @@ impl Lines<'_> {
                         rules::digest_type_string(self.job, self.parser.last_tag)
                     ))
                 }),
-                ambiguous: false,
                 line,
             }),
         }
@@ -304,9 +413,11 @@ struct Outcomes<'a> {
 
 impl Outcomes<'_> {
     fn emit(&mut self, con: &mut Console, ev: Event, more: bool) {
-        let at = |line| LineAt {
+        let at = |line, chosen: Chosen, annotate| LineAt {
             checksum_file: self.checkfile,
             line,
+            chosen: chosen.as_str(),
+            annotate,
         };
         match ev {
             Event::ReadError => {
@@ -314,24 +425,46 @@ impl Outcomes<'_> {
                 con.error_msg(&[&quote::quotef(self.display)[..], b": read error"].concat());
             }
             _ if self.aborted => {}
-            Event::Misformatted { msg, ambiguous, line } => {
+            Event::Misformatted { msg, line } => {
                 self.tally.misformatted += 1;
-                self.tally.ambiguous += u64::from(ambiguous);
                 if let Some(m) = msg {
                     con.error_msg(&m);
                 }
-                self.report.misformatted(con, at(line), ambiguous);
+                self.report.misformatted(con, at(line, Chosen::Given, false));
             }
             Event::Verified { listed, result } => {
                 self.tally.properly_formatted = true;
-                let Listed { name, algo, line, .. } = listed;
+                let Listed {
+                    name,
+                    algo,
+                    line,
+                    chosen,
+                    annotate,
+                    ..
+                } = listed;
+                if self.job.debug
+                    && !matches!(&result, Err(e) if self.job.ignore_missing && e.kind() == std::io::ErrorKind::NotFound)
+                {
+                    let mut msg = quote::quotef(self.display);
+                    msg.extend_from_slice(format!(": {line}: ").as_bytes());
+                    msg.extend_from_slice(&quote::quotef(&name));
+                    msg.extend_from_slice(
+                        format!(": {}, chosen by {}", algo.name(), chosen.as_str()).as_bytes(),
+                    );
+                    con.error_msg(&msg);
+                }
                 match result {
                     Err(e) if self.job.ignore_missing && e.kind() == std::io::ErrorKind::NotFound => {}
                     Err(e) => {
                         con.error_io(&name, &e);
                         self.tally.open_failures += 1;
-                        self.report
-                            .verified(con, at(line), &name, algo, Verdict::Unreadable(&e));
+                        self.report.verified(
+                            con,
+                            at(line, chosen, annotate),
+                            &name,
+                            algo,
+                            Verdict::Unreadable(&e),
+                        );
                     }
                     Ok(ok) => {
                         if ok {
@@ -340,7 +473,8 @@ impl Outcomes<'_> {
                             self.tally.mismatched += 1;
                         }
                         let v = if ok { Verdict::Ok } else { Verdict::Mismatch };
-                        self.report.verified(con, at(line), &name, algo, v);
+                        self.report
+                            .verified(con, at(line, chosen, annotate), &name, algo, v);
                     }
                 }
             }

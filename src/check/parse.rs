@@ -11,12 +11,69 @@ use base64::Engine as _;
 /// A parsed checksum line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckLine {
-    /// The algorithm the line uses.
+    /// The algorithm the line uses (the first to try, when inferred).
     pub algo: Algorithm,
     /// The expected digest, decoded (hex or base64) to bytes.
     pub digest: Vec<u8>,
     /// The file name, unescaped, as bytes.
     pub name: Vec<u8>,
+    /// How [`algo`](Self::algo) was decided.
+    pub chosen: Chosen,
+    /// For a digest whose algorithm was inferred from its length: the
+    /// other algorithms it may be, to try (in one more read) when `algo`
+    /// does not match; empty otherwise.
+    pub alternatives: Vec<Algorithm>,
+}
+
+/// How a checksum line's algorithm was decided (`--debug`, `--json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chosen {
+    /// The line's BSD tag (`SHA256 (f) = ...`) or xxhsum's `XXH3_` prefix.
+    Tag,
+    /// `-a`, or the personality's own algorithm.
+    Given,
+    /// The checksum file's name (`SHA256SUMS`, `*.md5`, ...).
+    FileName,
+    /// The digest's length: the most published algorithm of that length.
+    Length,
+    /// The digest's length, and the first guess did not match: another
+    /// algorithm of that length did.
+    Fallback,
+}
+
+impl Chosen {
+    /// The words `--debug` and `--json` use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Chosen::Tag => "tag",
+            Chosen::Given => "-a",
+            Chosen::FileName => "file name",
+            Chosen::Length => "length",
+            Chosen::Fallback => "fallback",
+        }
+    }
+}
+
+/// Which algorithm of each digest length a checksum file's lines proved to
+/// use: the one that matched after a fallback is tried first for the rest
+/// of that file's lines of that length. Shared by the line reader and the
+/// workers.
+#[derive(Debug, Default)]
+pub struct Preferred(std::sync::Mutex<Vec<(usize, AlgoKind)>>);
+
+impl Preferred {
+    /// The algorithm preferred for digests of `len` bytes, if one matched.
+    pub fn get(&self, len: usize) -> Option<AlgoKind> {
+        let v = self.0.lock().ok()?;
+        v.iter().find(|(l, _)| *l == len).map(|(_, k)| *k)
+    }
+    /// Records that `kind` matched a digest of `len` bytes.
+    pub fn set(&self, len: usize, kind: AlgoKind) {
+        if let Ok(mut v) = self.0.lock() {
+            v.retain(|(l, _)| *l != len);
+            v.push((len, kind));
+        }
+    }
 }
 
 /// Why a line was not accepted.
@@ -24,9 +81,6 @@ pub struct CheckLine {
 pub enum LineError {
     /// GNU's "improperly formatted checksum line".
     Malformed,
-    /// (mhash only) an untagged digest whose length fits several algorithms
-    /// and nothing else names one; carries the digest length in bytes.
-    Ambiguous(usize),
 }
 
 /// What may stand between a BSD tag and its `(` (GNU coreutils 9.1
@@ -82,6 +136,10 @@ pub struct Parser {
     /// The base tag of the last tagged line seen (GNU cksum's
     /// `DIGEST_TYPE_STRING`, which a tag switches), if any.
     pub last_tag: Option<&'static str>,
+    /// Where [`Expect::untagged`] came from (`-a`, or the file's name).
+    pub untagged_by: Chosen,
+    /// The algorithms that matched after a fallback, per digest length.
+    pub preferred: std::sync::Arc<Preferred>,
 }
 
 fn is_white(b: u8) -> bool {
@@ -103,17 +161,33 @@ fn decode_digest(text: &[u8], len: usize, base64: bool) -> Option<Vec<u8>> {
     None
 }
 
-/// Algorithms whose natural digest is `len` bytes long. Shortened BLAKE2b
-/// digests (`-l`) are not counted: every length would then be ambiguous,
-/// and untagged `b2sum -l` output names no length anyway.
+/// The cryptographic algorithms whose natural digest is `len` bytes long,
+/// the most published first (the table's `publish_rank`: 32 bytes are
+/// sha256, blake3, sha3-256, sm3). Non-cryptographic ones (xxHash, the
+/// CRCs) are never inferred from a bare digest: they come from a tag,
+/// `XXH3_`, `-a` or the file's name.
 pub fn by_length(len: usize) -> Vec<Algorithm> {
-    AlgoKind::ALL
+    let mut kinds: Vec<AlgoKind> = AlgoKind::ALL
         .into_iter()
-        // xxHash digests are told by their tag or `XXH3_` prefix only (a
-        // 32-digit line is MD5 unless -a or the file name says XXH128).
-        .filter(|k| !k.is_legacy() && k.is_cryptographic() && k.max_bits() as usize / 8 == len)
-        .map(Algorithm::new)
-        .collect()
+        .filter(|k| k.is_cryptographic() && k.max_bits() as usize / 8 == len)
+        .collect();
+    kinds.sort_by_key(|k| k.info().publish_rank);
+    kinds.into_iter().map(Algorithm::new).collect()
+}
+
+/// [`by_length`] among `allowed`, then the variable-length algorithms at
+/// that length (BLAKE2b up to 512 bits, BLAKE3's XOF), as `b2sum -l` and
+/// `b3sum -l` write them untagged.
+pub fn candidates(len: usize, allowed: &[AlgoKind]) -> Vec<Algorithm> {
+    let mut c = by_length(len);
+    c.retain(|a| allowed.contains(&a.kind));
+    if len > 0 && len < 64 && allowed.contains(&AlgoKind::Blake2b) {
+        c.push(Algorithm::blake2b(len as u32 * 8));
+    }
+    if len > 0 && len != 32 && allowed.contains(&AlgoKind::Blake3) {
+        c.push(Algorithm::blake3(len as u64));
+    }
+    c
 }
 
 /// The bytes before the first NUL: GNU handles the parts of a line as C
@@ -182,14 +256,15 @@ impl Parser {
             bsd_reversed: -1,
             is_stdin,
             last_tag: None,
+            untagged_by: Chosen::Given,
+            preferred: Default::default(),
         }
     }
 
     /// Parses one line (without its LF/CRLF ending).
     ///
     /// # Errors
-    /// [`LineError::Malformed`] where GNU would say "improperly formatted";
-    /// [`LineError::Ambiguous`] where mhash cannot tell the algorithm.
+    /// [`LineError::Malformed`] where GNU would say "improperly formatted".
     pub fn parse(&mut self, line: &[u8]) -> Result<CheckLine, LineError> {
         let parsed = self.split(line)?;
         if self.is_stdin && parsed.name == b"-" {
@@ -281,7 +356,13 @@ impl Parser {
         // GNU reads the digest as a C string: a NUL ends it (`... = HEX\0`).
         let digest = decode_digest(c_str(&s[i..]), algo.digest_len(), self.expect.base64)
             .ok_or(LineError::Malformed)?;
-        Ok(CheckLine { algo, digest, name })
+        Ok(CheckLine {
+            algo,
+            digest,
+            name,
+            chosen: Chosen::Tag,
+            alternatives: Vec::new(),
+        })
     }
 
     fn untagged(&mut self, s: &[u8], start: usize, escaped: bool) -> Result<CheckLine, LineError> {
@@ -310,7 +391,13 @@ impl Parser {
                 i += 1;
             }
             let name = c_name(&rest[i..], escaped)?;
-            return Ok(CheckLine { algo, digest, name });
+            return Ok(CheckLine {
+                algo,
+                digest,
+                name,
+                chosen: Chosen::Tag,
+                alternatives: Vec::new(),
+            });
         }
         // The digest token runs to the first blank.
         let tok_len = rest
@@ -319,7 +406,17 @@ impl Parser {
             .ok_or(LineError::Malformed)?;
         let tok = &rest[..tok_len];
         let hex_run = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
-        let algo = match self.expect.untagged {
+        let mut alternatives = Vec::new();
+        let mut chosen = self.untagged_by;
+        // An algorithm implied by the checksum file's name gives way to
+        // inference by length when the digest cannot be one of its
+        // (`MD5SUMS` holding SHA-256 lines); BLAKE2b takes any length.
+        let untagged = self.expect.untagged.filter(|a| {
+            self.untagged_by != Chosen::FileName
+                || a.kind == AlgoKind::Blake2b
+                || decode_digest(tok, a.digest_len(), self.expect.base64).is_some()
+        });
+        let algo = match untagged {
             Some(a) if a.kind == AlgoKind::Blake2b && self.expect.blake2b_auto_length => {
                 if hex_run == tok_len && hex_run >= 2 && hex_run % 2 == 0 && hex_run <= 128 {
                     Algorithm::blake2b(hex_run as u32 * 4)
@@ -339,13 +436,20 @@ impl Parser {
                 } else {
                     return Err(LineError::Malformed);
                 };
-                let mut c = by_length(len);
-                c.retain(|a| self.expect.tag_kinds.contains(&a.kind));
-                match c.len() {
-                    0 => return Err(LineError::Malformed),
-                    1 => c[0],
-                    _ => return Err(LineError::Ambiguous(len)),
+                let mut c = candidates(len, &self.expect.tag_kinds);
+                // What matched this file's earlier lines of this length first.
+                if let Some(k) = self.preferred.get(len)
+                    && let Some(at) = c.iter().position(|a| a.kind == k)
+                {
+                    let a = c.remove(at);
+                    c.insert(0, a);
                 }
+                if c.is_empty() {
+                    return Err(LineError::Malformed);
+                }
+                alternatives = c.split_off(1);
+                chosen = Chosen::Length;
+                c[0]
             }
             None => return Err(LineError::Malformed),
         };
@@ -368,7 +472,13 @@ impl Parser {
             i += 1;
         }
         let name = c_name(&rest[i..], escaped)?;
-        Ok(CheckLine { algo, digest, name })
+        Ok(CheckLine {
+            algo,
+            digest,
+            name,
+            chosen,
+            alternatives,
+        })
     }
 }
 

@@ -4,33 +4,62 @@
 //! ([`algorithm_from_file_name`]), and the type name GNU puts in its
 //! "improperly formatted" warning ([`digest_type_string`]).
 
-use super::parse::{self, Expect, TagRule};
+use super::parse::{Expect, TagRule};
 use crate::algo::{AlgoKind, Algorithm};
 use crate::config::{CheckJob, Dialect};
 
-/// The algorithm a checksum file's name implies (mhash only): `SHA256SUMS`,
-/// `foo.sha256`, `MD5SUMS`, `x.md5`, `B2SUMS`, `x.b2`, ... The names are
-/// each algorithm's `file_stems` in the algorithm table.
+/// The algorithm a checksum file's name implies (mhash only), case-blind:
+/// a stem of the algorithm table's `file_stems` (`sha256`, `md5`, `b2`,
+/// `blake3`, ...) standing as a word of the base name, alone or followed
+/// by `sum`/`sums`: `SHA256SUMS`, `sha256sums.txt`, `SHA256SUMS.txt`,
+/// `sha256.txt`, `x.sha256`, `x.sha256sum`, `x.sha256.txt`, `SHA256`
+/// (OpenBSD), `terraform_1.9.0_SHA256SUMS` (HashiCorp),
+/// `CHECKSUM.SHA256-FreeBSD-14.1-RELEASE-amd64` (FreeBSD), `B2SUMS`,
+/// `b3sums`, and Node.js's `SHASUMS256.txt` (`shasumsN` is SHA-N). A
+/// signature's or armor's suffix (`.asc`, `.sig`, `.gpg`, `.minisig`) is
+/// looked through. A name with no algorithm in it (`checksums.txt`,
+/// `CHECKSUMS`, `SUMS`) decides nothing.
 pub fn algorithm_from_file_name(name: &[u8]) -> Option<Algorithm> {
     let base = name.rsplit(|&b| b == b'/').next().unwrap_or(name);
-    let base = String::from_utf8_lossy(base).to_ascii_lowercase();
-    let stem = base
-        .strip_suffix("sums")
-        .or_else(|| base.strip_suffix("sum"))
-        .unwrap_or("");
-    let ext = base
-        .rsplit_once('.')
-        .map(|(_, e)| e.trim_end_matches("sum"))
-        .unwrap_or("");
-    [stem, ext]
+    let mut base = String::from_utf8_lossy(base).to_ascii_lowercase();
+    for suffix in [".asc", ".sig", ".gpg", ".minisig"] {
+        if let Some(b) = base.strip_suffix(suffix) {
+            base = b.to_string();
+        }
+    }
+    // Node.js: SHASUMS256.txt, SHASUMS1 ...
+    if let Some(rest) = base.strip_prefix("shasums") {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let kind = AlgoKind::from_name(&format!("sha{digits}"));
+        if !digits.is_empty() && kind.is_some() {
+            return kind.map(Algorithm::new);
+        }
+    }
+    // The stems, longest first (`sha3-256` before `sha3`... and `b2` last
+    // among those it could be part of), each tried as a word.
+    let mut stems: Vec<(&str, AlgoKind)> = AlgoKind::ALL
         .into_iter()
-        .filter(|c| !c.is_empty())
-        .find_map(|cand| {
-            AlgoKind::ALL
-                .into_iter()
-                .find(|k| k.info().file_stems.contains(&cand))
-                .map(Algorithm::new)
-        })
+        .flat_map(|k| k.info().file_stems.iter().map(move |s| (*s, k)))
+        .collect();
+    stems.sort_by_key(|(s, _)| std::cmp::Reverse(s.len()));
+    let bytes = base.as_bytes();
+    let boundary = |b: Option<&u8>| b.is_none_or(|c| matches!(c, b'.' | b'_' | b'-' | b' '));
+    for (stem, kind) in stems {
+        for (at, _) in base.match_indices(stem) {
+            if at > 0 && !boundary(bytes.get(at - 1)) {
+                continue;
+            }
+            let after = &base[at + stem.len()..];
+            let after = after
+                .strip_prefix("sums")
+                .or_else(|| after.strip_prefix("sum"))
+                .unwrap_or(after);
+            if boundary(after.as_bytes().first()) {
+                return Some(Algorithm::new(kind));
+            }
+        }
+    }
+    None
 }
 
 /// Every algorithm whose tag `job`'s checksum lines may carry: GNU's for a
@@ -46,6 +75,15 @@ fn all_tags(job: &CheckJob) -> Vec<AlgoKind> {
             Some(since) => since <= job.gnu_level,
         })
         .collect()
+}
+
+/// True when untagged lines of `checkfile` take their algorithm from its
+/// name (mhash without `-a`).
+pub fn untagged_from_file_name(job: &CheckJob, checkfile: &[u8]) -> bool {
+    job.dialect == Dialect::Native
+        && job.family.is_empty()
+        && job.algo.is_none()
+        && algorithm_from_file_name(checkfile).is_some()
 }
 
 /// What the lines of the checksum file `checkfile` may use.
@@ -83,7 +121,9 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         tag_kinds: if given.is_empty() { all_tags(job) } else { given },
         untagged,
         blake2b_auto_length: true,
-        infer_by_length: untagged.is_none() && (native || !job.family.is_empty()),
+        // mhash infers from the length also where the file's name named an
+        // algorithm the digest cannot be (see `Parser::untagged_by`).
+        infer_by_length: native || (untagged.is_none() && !job.family.is_empty()),
         base64: job.base64,
         short_lines: true,
     }
@@ -113,17 +153,6 @@ pub fn digest_type_string(job: &CheckJob, last_tag: Option<&str>) -> String {
     }
 }
 
-/// The algorithms a digest of `len` bytes may be, by name, sorted (for
-/// the "cannot tell the algorithm" message).
-pub fn candidates(len: usize) -> Vec<String> {
-    let mut v: Vec<String> = parse::by_length(len)
-        .into_iter()
-        .map(|a| a.kind.name().to_string())
-        .collect();
-    v.sort();
-    v
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,12 +160,50 @@ mod tests {
     #[test]
     fn file_names_imply_algorithms() {
         let k = |n: &str| algorithm_from_file_name(n.as_bytes()).map(|a| a.kind);
-        assert_eq!(k("SHA256SUMS"), Some(AlgoKind::Sha256));
-        assert_eq!(k("dist/MD5SUMS"), Some(AlgoKind::Md5));
-        assert_eq!(k("foo.tar.gz.sha512"), Some(AlgoKind::Sha512));
-        assert_eq!(k("B2SUMS"), Some(AlgoKind::Blake2b));
-        assert_eq!(k("x.sha1sum"), Some(AlgoKind::Sha1));
-        assert_eq!(k("checksums.txt"), None);
+        // The names real projects publish under (issue 15's list).
+        for (name, kind) in [
+            ("SHA256SUMS", AlgoKind::Sha256),
+            ("dist/MD5SUMS", AlgoKind::Md5),
+            ("foo.tar.gz.sha512", AlgoKind::Sha512),
+            ("B2SUMS", AlgoKind::Blake2b),
+            ("b2sums.txt", AlgoKind::Blake2b),
+            ("x.sha1sum", AlgoKind::Sha1),
+            ("sha256sums.txt", AlgoKind::Sha256),
+            ("SHA256SUMS.txt", AlgoKind::Sha256),
+            ("SHASUMS256.txt", AlgoKind::Sha256),
+            ("SHASUMS256.txt.asc", AlgoKind::Sha256),
+            ("terraform_1.9.0_SHA256SUMS", AlgoKind::Sha256),
+            ("terraform_1.9.0_SHA256SUMS.sig", AlgoKind::Sha256),
+            ("x.sha256", AlgoKind::Sha256),
+            ("x.sha256sum", AlgoKind::Sha256),
+            ("x.sha256.txt", AlgoKind::Sha256),
+            ("sha256.txt", AlgoKind::Sha256),
+            ("SHA256", AlgoKind::Sha256),
+            ("CHECKSUM.SHA256-FreeBSD-14.1-RELEASE-amd64", AlgoKind::Sha256),
+            ("CHECKSUM.SHA512-FreeBSD-14.1-RELEASE-amd64", AlgoKind::Sha512),
+            ("md5sums.txt", AlgoKind::Md5),
+            ("x.md5", AlgoKind::Md5),
+            ("x.b3", AlgoKind::Blake3),
+            ("b3sums", AlgoKind::Blake3),
+            ("SHA512SUMS", AlgoKind::Sha512),
+            ("l5.sha512", AlgoKind::Sha512),
+            ("x.sha3-256", AlgoKind::Sha3_256),
+            ("SHA3-256SUMS", AlgoKind::Sha3_256),
+            ("x.xxh128", AlgoKind::Xxh128),
+            ("kubectl.sha256", AlgoKind::Sha256),
+        ] {
+            assert_eq!(k(name), Some(kind), "{name}");
+        }
+        for name in [
+            "checksums.txt",
+            "CHECKSUMS",
+            "SUMS",
+            "l5.txt",
+            "mysha256tool.txt",
+            "md5x",
+        ] {
+            assert_eq!(k(name), None, "{name}");
+        }
     }
 
     #[test]

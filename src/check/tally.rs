@@ -8,10 +8,8 @@ use crate::text::quote;
 /// Counts for one checksum file, and whether anything matched.
 #[derive(Debug, Default)]
 pub struct Tally {
-    /// Improperly formatted lines (ambiguous ones included).
+    /// Improperly formatted lines.
     pub misformatted: u64,
-    /// mhash: lines whose algorithm could not be told (also misformatted).
-    pub ambiguous: u64,
     /// Listed files that could not be opened or read.
     pub open_failures: u64,
     /// Listed files whose digest differed.
@@ -25,13 +23,12 @@ pub struct Tally {
 impl Tally {
     /// True when GNU counts the checksum file as passed: something was
     /// verified and matched, nothing failed, and (`--strict`) no line was
-    /// improperly formatted; mhash also fails an ambiguous line.
+    /// improperly formatted.
     pub fn passed(&self, strict: bool) -> bool {
         self.properly_formatted
             && self.matched
             && self.mismatched == 0
             && self.open_failures == 0
-            && self.ambiguous == 0
             && (!strict || self.misformatted == 0)
     }
 

@@ -165,6 +165,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             strict: false,
             ignore_missing: false,
             json: false,
+            debug: false,
             checksum_files: inputs,
         })
     } else {

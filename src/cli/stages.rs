@@ -515,8 +515,11 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm) -> Config 
             job: Job::Check(job),
         };
     }
-    // Several algorithms: each line names its algorithm.
-    let tagged = !t.more_kinds.is_empty() || t.tag.unwrap_or(p == Personality::Cksum);
+    // Several algorithms: each line names its algorithm. XXH128 too (mhash):
+    // its bare 32-digit digest would be read back as MD5 (xxhsum -c reads
+    // the tagged line as well); `--untagged` still writes it bare.
+    let xxh128 = p == Personality::Mhash && algo.kind == crate::algo::AlgoKind::Xxh128;
+    let tagged = !t.more_kinds.is_empty() || t.tag.unwrap_or(p == Personality::Cksum || xxh128);
     let mut algos = vec![algo];
     algos.extend(t.more_kinds.iter().map(|&k| Algorithm::new(k)));
     let job = HashJob {
@@ -569,6 +572,7 @@ fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: Inp
         strict: t.strict,
         ignore_missing: t.ignore_missing,
         json,
+        debug: t.debug && p == Personality::Mhash,
         checksum_files: files,
     }
 }

@@ -151,6 +151,9 @@ pub struct CheckJob {
     pub ignore_missing: bool,
     /// `--json`: a JSON record per line instead of status lines.
     pub json: bool,
+    /// `--debug` (mhash): for each line, which algorithm was used and how
+    /// it was chosen, on standard error.
+    pub debug: bool,
     /// The checksum files (`-` is standard input), no walk.
     pub checksum_files: InputList,
 }

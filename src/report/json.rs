@@ -8,10 +8,10 @@
 //! ```
 //!
 //! Check mode writes one object per checksum line, with its outcome (`ok`,
-//! `mismatch`, `unreadable`, `malformed`, `ambiguous`):
+//! `mismatch`, `unreadable`, `malformed`):
 //!
 //! ```text
-//! {"checksum_file":"SHA256SUMS","line":1,"path":"abc","algorithm":"sha256","outcome":"ok"}
+//! {"checksum_file":"SHA256SUMS","line":1,"path":"abc","algorithm":"sha256","chosen_by":"file name","outcome":"ok"}
 //! ```
 //!
 //! A path is a JSON string when it is valid UTF-8, else an array of its
@@ -93,8 +93,6 @@ pub enum Outcome {
     Unreadable,
     /// The line is not a checksum line.
     Malformed,
-    /// The line's digest fits several algorithms; `-a` is needed.
-    Ambiguous,
 }
 
 #[derive(Serialize)]
@@ -105,27 +103,31 @@ struct CheckRecord<'a> {
     path: Option<Name<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     algorithm: Option<String>,
+    /// How the algorithm was decided: `tag`, `-a`, `file name`, `length`,
+    /// `fallback`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chosen_by: Option<&'a str>,
     outcome: Outcome,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
 
-/// Appends the check-mode record for line `line` (from 1) of
-/// `checksum_file` and a newline to `out`; `file` is the listed file and
-/// its algorithm, absent for a line that could not be parsed.
+/// Appends the check-mode record for the line `at` and a newline to
+/// `out`; `file` is the listed file and its algorithm (with how it was
+/// chosen), absent for a line that could not be parsed.
 pub fn check_record(
     out: &mut Vec<u8>,
-    checksum_file: &[u8],
-    line: u64,
+    at: LineAt<'_>,
     file: Option<(&[u8], Algorithm)>,
     outcome: Outcome,
     error: Option<String>,
 ) {
     let rec = CheckRecord {
-        checksum_file: Name::new(checksum_file),
-        line,
+        checksum_file: Name::new(at.checksum_file),
+        line: at.line,
         path: file.map(|(n, _)| Name::new(n)),
         algorithm: file.map(|(_, a)| a.name()),
+        chosen_by: file.map(|_| at.chosen),
         outcome,
         error,
     };
@@ -170,25 +172,12 @@ impl super::CheckReport for JsonCheck {
             Verdict::Unreadable(e) => (Outcome::Unreadable, Some(crate::os::strerror(e))),
         };
         let mut out = Vec::new();
-        check_record(
-            &mut out,
-            at.checksum_file,
-            at.line,
-            Some((name, algo)),
-            outcome,
-            error,
-        );
+        check_record(&mut out, at, Some((name, algo)), outcome, error);
         con.write_out(&out);
     }
-    fn misformatted(&mut self, con: &mut Console, at: LineAt<'_>, ambiguous: bool) {
-        let (outcome, error) = if ambiguous {
-            let e = "the digest length fits several algorithms; use -a ALGO";
-            (Outcome::Ambiguous, Some(e.to_string()))
-        } else {
-            (Outcome::Malformed, None)
-        };
+    fn misformatted(&mut self, con: &mut Console, at: LineAt<'_>) {
         let mut out = Vec::new();
-        check_record(&mut out, at.checksum_file, at.line, None, outcome, error);
+        check_record(&mut out, at, None, Outcome::Malformed, None);
         con.write_out(&out);
     }
 }

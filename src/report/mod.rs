@@ -210,13 +210,20 @@ pub fn hash_report(json: bool, format: Format) -> Box<dyn HashReport> {
 }
 
 /// Where in a checksum file a line is: the file as named (`-` for
-/// standard input) and its line number, from 1.
+/// standard input) and its line number, from 1; and how its algorithm was
+/// decided.
 #[derive(Clone, Copy, Debug)]
 pub struct LineAt<'a> {
     /// The checksum file's name as given.
     pub checksum_file: &'a [u8],
     /// The line number, from 1.
     pub line: u64,
+    /// How the line's algorithm was decided: `tag`, `-a`, `file name`,
+    /// `length`, `fallback` (`check::parse::Chosen`).
+    pub chosen: &'static str,
+    /// The status line names the algorithm (mhash: the file is listed
+    /// with several algorithms, one after the other).
+    pub annotate: bool,
 }
 
 /// A checked line's outcome, as a status line or record shows it.
@@ -236,9 +243,8 @@ pub enum Verdict<'a> {
 pub trait CheckReport: Send {
     /// A listed file was verified (or could not be read).
     fn verified(&mut self, con: &mut Console, at: LineAt<'_>, name: &[u8], algo: Algorithm, v: Verdict<'_>);
-    /// An improperly formatted line (`ambiguous`: its digest's length fits
-    /// several algorithms).
-    fn misformatted(&mut self, con: &mut Console, at: LineAt<'_>, ambiguous: bool);
+    /// An improperly formatted line.
+    fn misformatted(&mut self, con: &mut Console, at: LineAt<'_>);
 }
 
 /// The reporter for check mode: nothing with `--status`, JSON records
@@ -262,7 +268,7 @@ struct Silent;
 
 impl CheckReport for Silent {
     fn verified(&mut self, _: &mut Console, _: LineAt<'_>, _: &[u8], _: Algorithm, _: Verdict<'_>) {}
-    fn misformatted(&mut self, _: &mut Console, _: LineAt<'_>, _: bool) {}
+    fn misformatted(&mut self, _: &mut Console, _: LineAt<'_>) {}
 }
 
 /// GNU's status lines: `NAME: OK`, `NAME: FAILED`, `NAME: FAILED open or
@@ -274,18 +280,22 @@ struct StatusLines {
 }
 
 impl CheckReport for StatusLines {
-    fn verified(&mut self, con: &mut Console, _: LineAt<'_>, name: &[u8], _: Algorithm, v: Verdict<'_>) {
+    fn verified(&mut self, con: &mut Console, at: LineAt<'_>, name: &[u8], algo: Algorithm, v: Verdict<'_>) {
         let what: &[u8] = match v {
             Verdict::Ok if self.quiet => return,
-            Verdict::Ok => b": OK\n",
-            Verdict::Mismatch => b": FAILED\n",
-            Verdict::Unreadable(_) => b": FAILED open or read\n",
+            Verdict::Ok => b": OK",
+            Verdict::Mismatch => b": FAILED",
+            Verdict::Unreadable(_) => b": FAILED open or read",
         };
         let mut out = status_name(self.names, name);
         out.extend_from_slice(what);
+        if at.annotate {
+            out.extend_from_slice(format!(" ({})", algo.tag().unwrap_or_else(|| algo.name())).as_bytes());
+        }
+        out.push(b'\n');
         con.write_out(&out);
     }
-    fn misformatted(&mut self, _: &mut Console, _: LineAt<'_>, _: bool) {}
+    fn misformatted(&mut self, _: &mut Console, _: LineAt<'_>) {}
 }
 
 /// How a name is shown in a status line, per GNU release.
