@@ -1,6 +1,6 @@
 //! The CLI layer: clap definitions for every personality, the GNU wording of
 //! usage errors, and the validation that turns what the user typed into a
-//! [`Config`]. No clap type leaves this module.
+//! [`crate::config::Config`]. No clap type leaves this module.
 //!
 //! GNU processes options in order (getopt), and some rules depend on that
 //! order (`--tag` then `--text` is an error, `--text` then `--tag` is not;
