@@ -19,4 +19,5 @@ mod parallel;
 mod proptest_escape;
 mod proptest_gnu;
 mod reliability;
+mod roundtrip;
 mod vectors;

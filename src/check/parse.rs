@@ -140,6 +140,8 @@ pub struct Parser {
     pub untagged_by: Chosen,
     /// The algorithms that matched after a fallback, per digest length.
     pub preferred: std::sync::Arc<Preferred>,
+    /// [`candidates`] per digest length, as computed for this file.
+    cands: Vec<(usize, Vec<Algorithm>)>,
 }
 
 fn is_white(b: u8) -> bool {
@@ -258,6 +260,7 @@ impl Parser {
             last_tag: None,
             untagged_by: Chosen::Given,
             preferred: Default::default(),
+            cands: Vec::new(),
         }
     }
 
@@ -271,6 +274,17 @@ impl Parser {
             return Err(LineError::Malformed);
         }
         Ok(parsed)
+    }
+
+    /// [`candidates`] for digests of `len` bytes among the expected
+    /// algorithms, computed once per length.
+    fn candidates(&mut self, len: usize) -> Vec<Algorithm> {
+        if let Some((_, c)) = self.cands.iter().find(|(l, _)| *l == len) {
+            return c.clone();
+        }
+        let c = candidates(len, &self.expect.tag_kinds);
+        self.cands.push((len, c.clone()));
+        c
     }
 
     fn split(&mut self, s: &[u8]) -> Result<CheckLine, LineError> {
@@ -369,13 +383,14 @@ impl Parser {
         let mut rest = &s[start..];
         // xxhsum writes XXH3 digests as `XXH3_` and 16 hex digits.
         if self.expect.tag_kinds.contains(&AlgoKind::Xxh3)
-            && matches!(
-                self.expect.untagged,
-                None | Some(Algorithm {
-                    kind: AlgoKind::Xxh3,
-                    ..
-                })
-            )
+            && (self.untagged_by == Chosen::FileName
+                || matches!(
+                    self.expect.untagged,
+                    None | Some(Algorithm {
+                        kind: AlgoKind::Xxh3,
+                        ..
+                    })
+                ))
             && let Some(after) = rest.strip_prefix(b"XXH3_")
         {
             rest = after;
@@ -410,10 +425,10 @@ impl Parser {
         let mut chosen = self.untagged_by;
         // An algorithm implied by the checksum file's name gives way to
         // inference by length when the digest cannot be one of its
-        // (`MD5SUMS` holding SHA-256 lines); BLAKE2b takes any length.
+        // (`MD5SUMS` holding SHA-256 lines); BLAKE2b takes any hex length.
         let untagged = self.expect.untagged.filter(|a| {
             self.untagged_by != Chosen::FileName
-                || a.kind == AlgoKind::Blake2b
+                || (a.kind == AlgoKind::Blake2b && hex_run == tok_len)
                 || decode_digest(tok, a.digest_len(), self.expect.base64).is_some()
         });
         let algo = match untagged {
@@ -436,7 +451,7 @@ impl Parser {
                 } else {
                     return Err(LineError::Malformed);
                 };
-                let mut c = candidates(len, &self.expect.tag_kinds);
+                let mut c = self.candidates(len);
                 // What matched this file's earlier lines of this length first.
                 if let Some(k) = self.preferred.get(len)
                     && let Some(at) = c.iter().position(|a| a.kind == k)
@@ -460,6 +475,12 @@ impl Parser {
             return Err(LineError::Malformed);
         }
         let digest = decode_digest(tok, algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;
+        // A file's name is a hint, not a proof (`B2SUMS` holding SHA3-224
+        // lines): on a mismatch, the digest's length decides.
+        if chosen == Chosen::FileName && self.expect.infer_by_length {
+            alternatives = self.candidates(digest.len());
+            alternatives.retain(|a| *a != algo);
+        }
         let mut i = tok_len + 1; // past the blank
         let reversed = rest.len() - i == 1 || (rest.get(i) != Some(&b' ') && rest.get(i) != Some(&b'*'));
         if reversed {

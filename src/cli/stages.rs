@@ -515,11 +515,15 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm) -> Config 
             job: Job::Check(job),
         };
     }
-    // Several algorithms: each line names its algorithm. XXH128 too (mhash):
-    // its bare 32-digit digest would be read back as MD5 (xxhsum -c reads
-    // the tagged line as well); `--untagged` still writes it bare.
-    let xxh128 = p == Personality::Mhash && algo.kind == crate::algo::AlgoKind::Xxh128;
-    let tagged = !t.more_kinds.is_empty() || t.tag.unwrap_or(p == Personality::Cksum || xxh128);
+    // Several algorithms: each line names its algorithm. So does a
+    // non-cryptographic one (mhash) whose bare digest `mhash -c` could not
+    // tell (never inferred from a length): XXH128, and XXH3 in base64 (in
+    // hex, xxhsum's `XXH3_` prefix names it); xxhsum -c reads the tagged
+    // lines too. `--untagged` still writes them bare.
+    let untellable = p == Personality::Mhash
+        && algo.kind.info().class == crate::algo::Class::NonCryptographic
+        && !(algo.kind == AlgoKind::Xxh3 && encoding == Encoding::Hex);
+    let tagged = !t.more_kinds.is_empty() || t.tag.unwrap_or(p == Personality::Cksum || untellable);
     let mut algos = vec![algo];
     algos.extend(t.more_kinds.iter().map(|&k| Algorithm::new(k)));
     let job = HashJob {

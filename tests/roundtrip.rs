@@ -1,0 +1,77 @@
+//! `mhash -a ALGO [FLAGS] FILES > NAME; mhash -c NAME` verifies, for every
+//! algorithm that has a checkable line (all but the legacy CRC and `sum`
+//! checksums, whose `CHECKSUM SIZE NAME` lines GNU cannot check either),
+//! every output flag, and whatever the checksum file is called (issue 15:
+//! a verifier must read its own output).
+
+use crate::util::{self, mhash};
+use mhash::algo::AlgoKind;
+use proptest::prelude::*;
+use std::fs;
+
+/// Checksum-file names: none, a misleading one, ones naming an algorithm.
+const NAMES: [&str; 6] = [
+    "sums",
+    "checksums.txt",
+    "CHECKSUMS",
+    "MD5SUMS",
+    "x.sha256",
+    "B2SUMS",
+];
+
+fn checkable() -> Vec<AlgoKind> {
+    AlgoKind::ALL.into_iter().filter(|k| !k.is_legacy()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_algorithm_and_flag_reads_back(
+        algo in 0usize..16,
+        second in proptest::option::of(0usize..16),
+        tag in any::<bool>(),
+        base64 in any::<bool>(),
+        length in proptest::option::of(1u32..64),
+        name in 0usize..NAMES.len(),
+        sizes in proptest::collection::vec(0usize..5000, 1..4),
+        seed in any::<u64>(),
+    ) {
+        let kinds = checkable();
+        let kind = kinds[algo % kinds.len()];
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let mut args: Vec<String> = Vec::new();
+        let mut list = kind.name().to_string();
+        if let Some(s) = second.map(|s| kinds[s % kinds.len()]).filter(|&s| s != kind) {
+            list = format!("{list},{}", s.name());
+        } else if let Some(bytes) = length.filter(|_| kind.variable_length()) {
+            args.extend(["-l".to_string(), (bytes * 8).to_string()]);
+        }
+        args.extend(["-a".to_string(), list.clone()]);
+        if tag {
+            args.push("--tag".into());
+        }
+        if base64 {
+            args.push("--base64".into());
+        }
+        for (i, &n) in sizes.iter().enumerate() {
+            let f = format!("f{i}");
+            fs::write(d.join(&f), util::noise(n, seed ^ i as u64)).unwrap();
+            args.push(f);
+        }
+        let out = mhash(d).args(&args).output().unwrap();
+        prop_assert!(out.status.success(), "mhash {args:?}: {out:?}");
+        fs::write(d.join(NAMES[name]), &out.stdout).unwrap();
+        let check = mhash(d).args(["-c", NAMES[name]]).output().unwrap();
+        let text = String::from_utf8_lossy(&check.stdout);
+        prop_assert!(
+            check.status.success() && !text.contains("FAILED"),
+            "mhash {args:?} > {}; mhash -c {}:\n{}\n{text}{}",
+            NAMES[name],
+            NAMES[name],
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+}
