@@ -18,6 +18,7 @@ mod native;
 mod parallel;
 mod proptest_escape;
 mod proptest_gnu;
+mod published;
 mod reliability;
 mod roundtrip;
 mod vectors;

@@ -11,6 +11,7 @@
 //!
 //! Memory stays bounded by the longest line: the checksum file is streamed.
 
+pub mod formats;
 pub mod parse;
 pub mod rules;
 pub mod tally;
@@ -71,6 +72,8 @@ struct Listed {
     /// The status line names the algorithm: the line before or after lists
     /// the same file with another one (`mhash -a md5,sha256` output).
     annotate: bool,
+    /// The line was a lone digest (a digest-only checksum file).
+    subject: bool,
 }
 
 impl Listed {
@@ -161,15 +164,23 @@ pub fn check_file(
     let is_stdin = checkfile == "-";
     let name = crate::os::os_bytes(checkfile).into_owned();
     let display: &[u8] = if is_stdin { b"standard input" } else { &name };
-    let reader: Box<dyn Read + Send> = if is_stdin {
-        crate::os::stdin_reader()
+    let native = job.dialect == crate::config::Dialect::Native;
+    let opened: std::io::Result<Box<dyn Read + Send>> = if is_stdin {
+        Ok(crate::os::stdin_reader())
     } else {
-        match std::fs::File::open(checkfile) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                con.error_io(display, &e);
-                return false;
-            }
+        std::fs::File::open(checkfile).map(|f| Box::new(f) as Box<dyn Read + Send>)
+    };
+    // mhash reads UTF-16 checksum files too (what PowerShell's `>` writes).
+    let opened = if native {
+        opened.and_then(formats::decode_utf16)
+    } else {
+        opened
+    };
+    let reader = match opened {
+        Ok(r) => r,
+        Err(e) => {
+            con.error_io(display, &e);
+            return false;
         }
     };
     let mut parser = Parser::new(rules::expectations(job, &name), is_stdin);
@@ -187,9 +198,12 @@ pub fn check_file(
         line_no: 0,
         done: false,
         stdin_buf: None,
-        lookahead: job.dialect == crate::config::Dialect::Native,
+        lookahead: native,
         ahead: None,
         prev: None,
+        prep: native.then(formats::Prepare::new),
+        checkfile: &name,
+        subject: false,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -292,6 +306,13 @@ struct Lines<'a> {
     ahead: Option<Item<Listed, Event>>,
     /// The previous listed file and its algorithm.
     prev: Option<(Vec<u8>, Algorithm)>,
+    /// mhash: the published formats' preparation of each line.
+    prep: Option<formats::Prepare>,
+    /// The checksum file's name as given (a digest-only file's subject).
+    checkfile: &'a [u8],
+    /// The line just read was a lone digest, for the file the checksum
+    /// file's name stands for.
+    subject: bool,
 }
 
 /// The listed file an item is about, if any.
@@ -347,7 +368,7 @@ impl Lines<'_> {
                 }
             }
             self.line_no += 1;
-            if self.buf[0] == b'#' {
+            if self.prep.is_none() && self.buf[0] == b'#' {
                 continue;
             }
             let mut l: &[u8] = &self.buf;
@@ -357,6 +378,48 @@ impl Lines<'_> {
             if l.last() == Some(&b'\r') {
                 l = &l[..l.len() - 1];
             }
+            let mut subject_line = None;
+            let owned;
+            self.subject = false;
+            if let Some(prep) = &mut self.prep {
+                match prep.line(l) {
+                    formats::Prep::Skip => continue,
+                    formats::Prep::Hint(kind) => {
+                        if self.job.algo.is_none() && self.job.family.is_empty() {
+                            self.parser.expect.untagged = Some(Algorithm::new(kind));
+                            self.parser.untagged_by = Chosen::Header;
+                        }
+                        continue;
+                    }
+                    formats::Prep::Line(p) => l = p,
+                    formats::Prep::Owned(v) => {
+                        owned = v;
+                        l = &owned;
+                    }
+                }
+                if l.first() == Some(&b'#') {
+                    continue;
+                }
+                // A digest-only file (`kubectl.sha256`): the lone digest is
+                // for the file the checksum file's name stands for.
+                if formats::lone_digest(l)
+                    && let Some(subject) = formats::subject_of(self.checkfile)
+                {
+                    let mut line = l.to_vec();
+                    line.extend_from_slice(b"  ");
+                    line.extend_from_slice(&subject);
+                    if crate::text::escape::needs_escape(&subject) {
+                        line.clear();
+                        line.push(b'\\');
+                        line.extend_from_slice(l);
+                        line.extend_from_slice(b"  ");
+                        crate::text::escape::escape_into(&mut line, &subject);
+                    }
+                    subject_line = Some(line);
+                    self.subject = true;
+                }
+            }
+            let l = subject_line.as_deref().unwrap_or(l);
             if l.is_empty() {
                 continue;
             }
@@ -380,6 +443,7 @@ impl Lines<'_> {
                     alternatives: p.alternatives,
                     preferred: Arc::clone(&self.parser.preferred),
                     annotate: false,
+                    subject: self.subject,
                 };
                 if listed.name == b"-" {
                     let buf = self.stdin_buf.get_or_insert_with(io::ReadBuf::default);
@@ -440,6 +504,7 @@ impl Outcomes<'_> {
                     line,
                     chosen,
                     annotate,
+                    subject,
                     ..
                 } = listed;
                 if self.job.debug
@@ -451,6 +516,11 @@ impl Outcomes<'_> {
                     msg.extend_from_slice(
                         format!(": {}, chosen by {}", algo.name(), chosen.as_str()).as_bytes(),
                     );
+                    if subject {
+                        msg.extend_from_slice(
+                            b" (a lone digest: the file the checksum file's name stands for)",
+                        );
+                    }
                     con.error_msg(&msg);
                 }
                 match result {

@@ -34,6 +34,8 @@ pub enum Chosen {
     Given,
     /// The checksum file's name (`SHA256SUMS`, `*.md5`, ...).
     FileName,
+    /// A header comment over the lines (Gentoo's `# SHA512 HASH`).
+    Header,
     /// The digest's length: the most published algorithm of that length.
     Length,
     /// The digest's length, and the first guess did not match: another
@@ -48,6 +50,7 @@ impl Chosen {
             Chosen::Tag => "tag",
             Chosen::Given => "-a",
             Chosen::FileName => "file name",
+            Chosen::Header => "header",
             Chosen::Length => "length",
             Chosen::Fallback => "fallback",
         }
@@ -383,7 +386,7 @@ impl Parser {
         let mut rest = &s[start..];
         // xxhsum writes XXH3 digests as `XXH3_` and 16 hex digits.
         if self.expect.tag_kinds.contains(&AlgoKind::Xxh3)
-            && (self.untagged_by == Chosen::FileName
+            && (matches!(self.untagged_by, Chosen::FileName | Chosen::Header)
                 || matches!(
                     self.expect.untagged,
                     None | Some(Algorithm {
@@ -427,7 +430,7 @@ impl Parser {
         // inference by length when the digest cannot be one of its
         // (`MD5SUMS` holding SHA-256 lines); BLAKE2b takes any hex length.
         let untagged = self.expect.untagged.filter(|a| {
-            self.untagged_by != Chosen::FileName
+            !matches!(self.untagged_by, Chosen::FileName | Chosen::Header)
                 || (a.kind == AlgoKind::Blake2b && hex_run == tok_len)
                 || decode_digest(tok, a.digest_len(), self.expect.base64).is_some()
         });
@@ -477,7 +480,7 @@ impl Parser {
         let digest = decode_digest(tok, algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;
         // A file's name is a hint, not a proof (`B2SUMS` holding SHA3-224
         // lines): on a mismatch, the digest's length decides.
-        if chosen == Chosen::FileName && self.expect.infer_by_length {
+        if matches!(chosen, Chosen::FileName | Chosen::Header) && self.expect.infer_by_length {
             alternatives = self.candidates(digest.len());
             alternatives.retain(|a| *a != algo);
         }

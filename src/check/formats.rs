@@ -1,0 +1,373 @@
+//! The checksum files real projects publish, read by `mhash -c` (the
+//! native face only; GNU's personalities read lines as GNU does): what
+//! surrounds or encodes the checksum lines, turned into plain lines for
+//! [`super::parse`].
+//!
+//! - a UTF-8 byte-order mark at the start (Windows editors);
+//! - UTF-16LE/BE with a byte-order mark (what PowerShell's `>` writes),
+//!   decoded to UTF-8 as it is read ([`Utf16`]);
+//! - OpenPGP cleartext signatures (`SHA256SUMS.asc`, Fedora's
+//!   `*-CHECKSUM`, Node.js's `SHASUMS256.txt.asc`; RFC 4880 §7): the armor
+//!   header, its `Hash:` lines and the signature block are skipped, and
+//!   dash-escaped lines (`- ...`) unescaped;
+//! - Gentoo's `DIGESTS` (`# BLAKE2B HASH` / `# SHA512 HASH` before each
+//!   group of lines): the header names the algorithm of the lines below it;
+//! - OpenSSL 3's `openssl dgst` lines, `SHA2-256(f)= hex` and
+//!   `BLAKE2B-512(f)= hex`: the OpenSSL names become the tags GNU writes;
+//! - digest-only files (`kubectl.sha256`, Maven's `x.jar.sha1`): a line of
+//!   a lone digest names the file the checksum file's name stands for
+//!   (`kubectl.sha256` -> `kubectl`, beside it).
+
+use crate::algo::AlgoKind;
+use std::io::{self, Read};
+
+/// Where a reader is in an OpenPGP cleartext-signed file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Armor {
+    /// Outside any armor (or a plain file).
+    #[default]
+    Text,
+    /// After `-----BEGIN PGP SIGNED MESSAGE-----`: `Hash:` header lines
+    /// until the blank line that ends them.
+    Headers,
+    /// The signed text (dash-escaped).
+    Signed,
+    /// Inside `-----BEGIN PGP SIGNATURE-----` ... `-----END ...-----`.
+    Signature,
+}
+
+/// What a raw line of a checksum file is, for the native face.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Prep<'a> {
+    /// Not a checksum line and not to be counted as a malformed one
+    /// (armor, a header comment already taken).
+    Skip,
+    /// A header naming the algorithm of the lines that follow (Gentoo).
+    Hint(AlgoKind),
+    /// A line for the parser.
+    Line(&'a [u8]),
+    /// A line for the parser, rewritten (an OpenSSL 3 tag).
+    Owned(Vec<u8>),
+}
+
+/// The native face's line preparation for one checksum file.
+#[derive(Debug, Default)]
+pub struct Prepare {
+    armor: Armor,
+    first: bool,
+}
+
+impl Prepare {
+    /// A preparer at the start of a checksum file.
+    pub fn new() -> Prepare {
+        Prepare {
+            armor: Armor::Text,
+            first: true,
+        }
+    }
+
+    /// Prepares one line (its LF/CRLF ending removed).
+    pub fn line<'a>(&mut self, mut l: &'a [u8]) -> Prep<'a> {
+        if std::mem::take(&mut self.first)
+            && let Some(rest) = l.strip_prefix(b"\xEF\xBB\xBF")
+        {
+            l = rest;
+        }
+        let trimmed = trim_end(l);
+        match self.armor {
+            Armor::Text | Armor::Signed if trimmed == b"-----BEGIN PGP SIGNED MESSAGE-----" => {
+                self.armor = Armor::Headers;
+                return Prep::Skip;
+            }
+            Armor::Headers => {
+                if trimmed.is_empty() {
+                    self.armor = Armor::Signed;
+                }
+                return Prep::Skip;
+            }
+            Armor::Text | Armor::Signed if trimmed == b"-----BEGIN PGP SIGNATURE-----" => {
+                self.armor = Armor::Signature;
+                return Prep::Skip;
+            }
+            Armor::Signature => {
+                if trimmed == b"-----END PGP SIGNATURE-----" {
+                    self.armor = Armor::Text;
+                }
+                return Prep::Skip;
+            }
+            Armor::Signed => {
+                // RFC 4880 §7.1: a line of the signed text that starts with
+                // `-` is written as `- -...`.
+                if let Some(rest) = l.strip_prefix(b"- ") {
+                    l = rest;
+                }
+            }
+            Armor::Text => {}
+        }
+        if let Some(kind) = header_hint(trimmed) {
+            return Prep::Hint(kind);
+        }
+        if let Some(rewritten) = openssl_tag(l) {
+            return Prep::Owned(rewritten);
+        }
+        Prep::Line(l)
+    }
+}
+
+/// OpenSSL 3 names digests `SHA2-256`, `SHA2-512/256`, `BLAKE2B-512`,
+/// `SHA3-256` (`openssl dgst -sha256 f` prints `SHA2-256(f)= hex`): the
+/// line with GNU's tag instead (`SHA256(f)= hex`, `BLAKE2b(f)= hex`), or
+/// `None` when it does not start with one of those names and `(`.
+fn openssl_tag(l: &[u8]) -> Option<Vec<u8>> {
+    const NAMES: [(&[u8], &[u8]); 5] = [
+        (b"SHA2-224", b"SHA224"),
+        (b"SHA2-256", b"SHA256"),
+        (b"SHA2-384", b"SHA384"),
+        (b"SHA2-512", b"SHA512"),
+        (b"BLAKE2B-512", b"BLAKE2b"),
+    ];
+    NAMES.iter().find_map(|(openssl, gnu)| {
+        let rest = l.strip_prefix(*openssl)?;
+        rest.starts_with(b"(").then(|| [*gnu, rest].concat())
+    })
+}
+
+fn trim_end(l: &[u8]) -> &[u8] {
+    let end = l
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |p| p + 1);
+    &l[..end]
+}
+
+/// Gentoo `DIGESTS`' `# SHA512 HASH` / `# BLAKE2B HASH` line: the
+/// algorithm of the lines after it (by its `-a` name, case-blind).
+fn header_hint(l: &[u8]) -> Option<AlgoKind> {
+    let s = std::str::from_utf8(l.strip_prefix(b"#")?).ok()?;
+    let mut words = s.split_whitespace();
+    let (name, hash, end) = (words.next()?, words.next()?, words.next());
+    if !hash.eq_ignore_ascii_case("hash") || end.is_some() {
+        return None;
+    }
+    AlgoKind::from_name(&name.to_ascii_lowercase())
+}
+
+/// The file a digest-only checksum file stands for: its name minus an
+/// algorithm suffix (`dl/kubectl.sha256` -> `dl/kubectl`, `x.jar.sha1` ->
+/// `x.jar`), where the suffix is one of the algorithm table's stems.
+pub fn subject_of(checkfile: &[u8]) -> Option<Vec<u8>> {
+    let dot = checkfile.iter().rposition(|&b| b == b'.')?;
+    let slash = checkfile.iter().rposition(|&b| b == b'/').map_or(0, |p| p + 1);
+    if dot <= slash {
+        return None;
+    }
+    let ext = String::from_utf8_lossy(&checkfile[dot + 1..]).to_ascii_lowercase();
+    let ext = ext.strip_suffix("sum").unwrap_or(&ext);
+    AlgoKind::ALL
+        .into_iter()
+        .any(|k| k.info().file_stems.contains(&ext))
+        .then(|| checkfile[..dot].to_vec())
+}
+
+/// True for a line that is a lone digest: hex or base64, no blank, no name.
+pub fn lone_digest(l: &[u8]) -> bool {
+    let t = trim_end(l);
+    t.len() >= 8
+        && t.iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+}
+
+/// Decodes UTF-16 (little- or big-endian, as the byte-order mark said) to
+/// UTF-8 as it is read; an unpaired surrogate becomes U+FFFD.
+pub struct Utf16<R> {
+    inner: R,
+    big_endian: bool,
+    out: Vec<u8>,
+    at: usize,
+    pending: Vec<u8>,
+    eof: bool,
+}
+
+impl<R: Read> Utf16<R> {
+    /// Wraps `inner`, positioned just after the byte-order mark.
+    pub fn new(inner: R, big_endian: bool) -> Utf16<R> {
+        Utf16 {
+            inner,
+            big_endian,
+            out: Vec::new(),
+            at: 0,
+            pending: Vec::new(),
+            eof: false,
+        }
+    }
+
+    fn refill(&mut self) -> io::Result<()> {
+        let mut raw = [0u8; 8192];
+        let n = loop {
+            match self.inner.read(&mut raw) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        if n == 0 {
+            self.eof = true;
+        }
+        self.pending.extend_from_slice(&raw[..n]);
+        // Whole code units only; keep a trailing high surrogate for the
+        // next read unless the input has ended.
+        let mut units: Vec<u16> = self
+            .pending
+            .chunks_exact(2)
+            .map(|c| {
+                if self.big_endian {
+                    u16::from_be_bytes([c[0], c[1]])
+                } else {
+                    u16::from_le_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        let mut keep = self.pending.len() % 2;
+        if !self.eof && units.last().is_some_and(|u| (0xD800..0xDC00).contains(u)) {
+            units.pop();
+            keep += 2;
+        }
+        let tail = self.pending.split_off(self.pending.len() - keep);
+        self.pending = tail;
+        self.out.clear();
+        self.at = 0;
+        for c in char::decode_utf16(units) {
+            let mut b = [0u8; 4];
+            self.out.extend_from_slice(
+                c.unwrap_or(char::REPLACEMENT_CHARACTER)
+                    .encode_utf8(&mut b)
+                    .as_bytes(),
+            );
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for Utf16<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.out.len() {
+            if self.eof {
+                return Ok(0);
+            }
+            self.refill()?;
+        }
+        let n = buf.len().min(self.out.len() - self.at);
+        buf[..n].copy_from_slice(&self.out[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Standard input or a checksum file, with UTF-16 decoded when it starts
+/// with a UTF-16 byte-order mark (the native face only).
+pub fn decode_utf16(mut r: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
+    let mut head = [0u8; 2];
+    let mut got = 0;
+    while got < 2 {
+        match r.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(match &head[..got] {
+        [0xFF, 0xFE] => Box::new(Utf16::new(r, false)),
+        [0xFE, 0xFF] => Box::new(Utf16::new(r, true)),
+        _ => Box::new(io::Cursor::new(head[..got].to_vec()).chain(r)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clearsigned_files_leave_only_the_signed_lines() {
+        // RFC 4880 §7 layout, as `gpg --clearsign` writes it.
+        let file: &[&[u8]] = &[
+            b"-----BEGIN PGP SIGNED MESSAGE-----",
+            b"Hash: SHA256",
+            b"",
+            b"abcd  x",
+            b"- -dash",
+            b"-----BEGIN PGP SIGNATURE-----",
+            b"",
+            b"iQEzBAEBCAAdFiEE",
+            b"=AbCd",
+            b"-----END PGP SIGNATURE-----",
+        ];
+        let mut p = Prepare::new();
+        let kept: Vec<Prep> = file
+            .iter()
+            .map(|l| p.line(l))
+            .filter(|x| *x != Prep::Skip)
+            .collect();
+        assert_eq!(kept, [Prep::Line(b"abcd  x"), Prep::Line(b"-dash")]);
+    }
+
+    #[test]
+    fn a_bom_and_gentoo_headers() {
+        let mut p = Prepare::new();
+        assert_eq!(p.line(b"\xEF\xBB\xBFabcd  x"), Prep::Line(b"abcd  x"));
+        assert_eq!(p.line(b"# BLAKE2B HASH"), Prep::Hint(AlgoKind::Blake2b));
+        assert_eq!(p.line(b"# SHA512 HASH"), Prep::Hint(AlgoKind::Sha512));
+        assert_eq!(p.line(b"# a comment"), Prep::Line(b"# a comment"));
+        // OpenSSL 3.0 `openssl dgst -sha256 f` / `-blake2b512`.
+        assert_eq!(p.line(b"SHA2-256(f)= ab"), Prep::Owned(b"SHA256(f)= ab".to_vec()));
+        assert_eq!(
+            p.line(b"BLAKE2B-512(f)= ab"),
+            Prep::Owned(b"BLAKE2b(f)= ab".to_vec())
+        );
+        assert_eq!(
+            p.line(b"SHA2-256 is not a tag"),
+            Prep::Line(b"SHA2-256 is not a tag")
+        );
+    }
+
+    #[test]
+    fn utf16_is_decoded_across_reads() {
+        let text = "e3b0  f\u{e9}\n\u{1F600}  x\n";
+        for be in [false, true] {
+            let mut raw = if be { vec![0xFE, 0xFF] } else { vec![0xFF, 0xFE] };
+            for u in text.encode_utf16() {
+                raw.extend_from_slice(&if be { u.to_be_bytes() } else { u.to_le_bytes() });
+            }
+            // One byte per read: every split of a code unit and a pair.
+            struct Trickle(Vec<u8>, usize);
+            impl Read for Trickle {
+                fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                    if self.1 == self.0.len() || buf.is_empty() {
+                        return Ok(0);
+                    }
+                    buf[0] = self.0[self.1];
+                    self.1 += 1;
+                    Ok(1)
+                }
+            }
+            let mut r = decode_utf16(Box::new(Trickle(raw, 0))).unwrap();
+            let mut out = String::new();
+            r.read_to_string(&mut out).unwrap();
+            assert_eq!(out, text);
+        }
+    }
+
+    #[test]
+    fn digest_only_files_stand_for_the_file_beside_them() {
+        assert_eq!(
+            subject_of(b"dl/kubectl.sha256").as_deref(),
+            Some(&b"dl/kubectl"[..])
+        );
+        assert_eq!(subject_of(b"x.jar.sha1").as_deref(), Some(&b"x.jar"[..]));
+        assert_eq!(subject_of(b"x.jar.sha512sum").as_deref(), Some(&b"x.jar"[..]));
+        assert_eq!(subject_of(b"SHA256SUMS"), None);
+        assert_eq!(subject_of(b"a.d/sums"), None);
+        assert!(lone_digest(b"e3b0c44298fc1c149afbf4c8996fb924"));
+        assert!(!lone_digest(b"e3b0c44298fc1c149afbf4c8996fb924  x"));
+    }
+}
