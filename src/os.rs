@@ -120,6 +120,30 @@ pub fn stdout_writer() -> Box<dyn io::Write + Send> {
     }
 }
 
+/// True when standard output may be shared with other processes' writes
+/// line by line: a pipe or socket, or a file opened `O_APPEND`.
+pub fn stdout_shared() -> bool {
+    #[cfg(unix)]
+    {
+        // SAFETY: fstat and F_GETFL on descriptor 1 write only into `st`.
+        unsafe {
+            let mut st: libc::stat = std::mem::zeroed();
+            if libc::fstat(1, &mut st) == 0 {
+                let kind = st.st_mode & libc::S_IFMT;
+                if kind == libc::S_IFIFO || kind == libc::S_IFSOCK {
+                    return true;
+                }
+            }
+            let flags = libc::fcntl(1, libc::F_GETFL);
+            flags != -1 && flags & libc::O_APPEND != 0
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
 /// True when descriptors 0, 1 and 2 are all open. When one is closed, the
 /// next `open` reuses its number; GNU's one-file-at-a-time order decides
 /// what then happens (`sha256sum a - <&-`: `a` is opened as descriptor 0
@@ -163,5 +187,169 @@ mod tests {
         assert_eq!(strerror(&e), "No such file or directory");
         let e = io::Error::from_raw_os_error(libc::EISDIR);
         assert_eq!(strerror(&e), "Is a directory");
+    }
+}
+
+/// Inputs open now (files being hashed), process-wide, and a signal for
+/// each close: a thread that finds descriptors exhausted (EMFILE, ENFILE)
+/// waits for another thread's input to close instead of failing the file.
+static OPEN_INPUTS: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+static INPUT_CLOSED: std::sync::Condvar = std::sync::Condvar::new();
+
+/// How many times an open that finds descriptors exhausted, with no input
+/// open anywhere in the process to wait for, is tried again (10 ms apart:
+/// ENFILE is system-wide and another process may free one) before its
+/// error is reported.
+const EXHAUSTED_RETRIES: u32 = 10;
+
+/// True for "too many open files" (EMFILE, this process; ENFILE, the system).
+pub fn fds_exhausted(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+}
+
+/// An open input file, counted: while it is open, a thread that finds the
+/// descriptors exhausted waits for it (or one like it) to close. Close it
+/// with [`Input::close`] to learn close(2)'s result (GNU reports it, e.g.
+/// EIO on NFS); dropping it closes it too, ignoring the result.
+#[derive(Debug)]
+pub struct Input {
+    file: Option<File>,
+}
+
+impl std::ops::Deref for Input {
+    type Target = File;
+    fn deref(&self) -> &File {
+        self.file.as_ref().expect("open until closed")
+    }
+}
+
+impl std::ops::DerefMut for Input {
+    fn deref_mut(&mut self) -> &mut File {
+        self.file.as_mut().expect("open until closed")
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        (**self).read(buf)
+    }
+}
+
+impl Input {
+    /// Closes the file, reporting close(2)'s error ([`close_file`]).
+    ///
+    /// # Errors
+    /// close(2) failed (EIO, ENOSPC, EDQUOT on network file systems).
+    pub fn close(mut self) -> io::Result<()> {
+        let f = self.file.take().expect("open until closed");
+        let r = close_file(f);
+        released();
+        r
+    }
+}
+
+impl Drop for Input {
+    fn drop(&mut self) {
+        if let Some(f) = self.file.take() {
+            drop(f);
+            released();
+        }
+    }
+}
+
+/// Closes `f`, returning close(2)'s error (EINTR counts as closed: Linux
+/// frees the descriptor whatever close returns). GNU checks `fclose`'s
+/// result on every input and checksum file.
+///
+/// # Errors
+/// close(2) failed (EIO, ENOSPC, EDQUOT on network file systems).
+#[cfg(unix)]
+pub fn close_file(f: File) -> io::Result<()> {
+    use std::os::fd::IntoRawFd;
+    let fd = f.into_raw_fd();
+    // SAFETY: `fd` was just taken from an owned File: closed exactly once.
+    if unsafe { libc::close(fd) } == -1 {
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+/// See the Unix version.
+///
+/// # Errors
+/// None here.
+#[cfg(not(unix))]
+pub fn close_file(f: File) -> io::Result<()> {
+    drop(f);
+    Ok(())
+}
+
+fn lock_open() -> std::sync::MutexGuard<'static, usize> {
+    OPEN_INPUTS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn released() {
+    let mut n = lock_open();
+    *n = n.saturating_sub(1);
+    drop(n);
+    INPUT_CLOSED.notify_all();
+}
+
+/// Opens `path` for reading (`nonblock`: with `O_NONBLOCK`, so that a FIFO
+/// opens without waiting for a writer) as a counted [`Input`].
+///
+/// Descriptors exhausted (EMFILE, ENFILE) never cost the file while
+/// another input is open elsewhere in the process: this waits for one to
+/// close and tries again. A caller that holds inputs itself (`holding`:
+/// lanes) gets the error back at once, to go on with the inputs it has
+/// (see [`fds_exhausted`]); waiting there could wait on itself. With
+/// nothing open anywhere, the open is tried a few more times and then
+/// fails with the error.
+///
+/// # Errors
+/// As `open(2)`.
+pub fn open_input(path: &std::path::Path, nonblock: bool, holding: bool) -> io::Result<Input> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    if nonblock {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK);
+    }
+    #[cfg(not(unix))]
+    let _ = nonblock;
+    let mut idle_tries = 0;
+    loop {
+        let seen = *lock_open();
+        match o.open(path) {
+            Ok(file) => {
+                *lock_open() += 1;
+                return Ok(Input { file: Some(file) });
+            }
+            Err(e) if fds_exhausted(&e) && !holding => {
+                let mut n = lock_open();
+                if *n > 0 {
+                    // Wait for another thread's input to close (or for
+                    // the count to change since the failed open).
+                    if *n == seen {
+                        n = INPUT_CLOSED
+                            .wait_timeout(n, std::time::Duration::from_millis(50))
+                            .map_or_else(|e| e.into_inner().0, |r| r.0);
+                    }
+                    drop(n);
+                    continue;
+                }
+                drop(n);
+                if idle_tries == EXHAUSTED_RETRIES {
+                    return Err(e);
+                }
+                idle_tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(e) => return Err(e),
+        }
     }
 }

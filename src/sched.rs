@@ -319,11 +319,70 @@ where
     out.flush();
 }
 
-/// True when 1 MiB more of address space can still be had: a thread
-/// started now will find memory for what the C library allocates for it
-/// (glibc aborts the process when it cannot register a thread's TLS
-/// destructors). The probe is mapped untouched and freed at once.
+/// Address space kept free for everything a run allocates on the way
+/// (names, lines, the reorder window, the C library's own): 8 MiB. Threads
+/// and buffers are only added while this much stays free, so that no
+/// small allocation later fails (Rust aborts the process when one does).
+pub const MEMORY_RESERVE: usize = 8 << 20;
+
+/// Bytes of address space this process may still map under its
+/// `RLIMIT_AS` (`ulimit -v`): the limit less the current size
+/// (`/proc/self/statm`); `None` when there is no limit (or it cannot be
+/// read).
+pub fn address_space_left() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes into `lim` only.
+        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0 || lim.rlim_cur == libc::RLIM_INFINITY {
+            return None;
+        }
+        let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+        let pages: u64 = statm.split_whitespace().next()?.parse().ok()?;
+        // SAFETY: sysconf has no side effects.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+        let used = pages.saturating_mul(page);
+        limit_arenas();
+        Some(usize::try_from(lim.rlim_cur.saturating_sub(used)).unwrap_or(usize::MAX))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// Under an address-space limit, one malloc arena for every thread
+/// (glibc reserves 64 MiB of address space per extra arena).
+fn limit_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        // SAFETY: mallopt only changes the allocator's tuning.
+        ONCE.call_once(|| unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        });
+    }
+}
+
+/// True when `bytes` more of address space can be had and
+/// [`MEMORY_RESERVE`] still stays free (always true without a limit).
+pub fn fits(bytes: usize) -> bool {
+    address_space_left().is_none_or(|left| left >= bytes.saturating_add(MEMORY_RESERVE))
+}
+
+/// True when a thread started now (its stack, its buffer having been
+/// taken) leaves [`MEMORY_RESERVE`] free, and 1 MiB more of address space
+/// can still be had: the thread will find memory for what the C library
+/// allocates for it (glibc aborts the process when it cannot register a
+/// thread's TLS destructors). The probe is mapped untouched and freed at
+/// once.
 pub(crate) fn headroom() -> bool {
+    if !fits(WORKER_STACK + (1 << 20)) {
+        return false;
+    }
     let layout = std::alloc::Layout::from_size_align(1 << 20, 4096).expect("valid layout");
     // SAFETY: a non-zero-size layout; the block is freed with the same layout.
     unsafe {

@@ -10,6 +10,7 @@ mod util;
 
 mod beyond_gnu;
 mod everyday;
+mod faults;
 mod gnu_compat;
 mod inprocess;
 mod lanes;

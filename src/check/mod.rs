@@ -165,10 +165,17 @@ pub fn check_file(
     let name = crate::os::os_bytes(checkfile).into_owned();
     let display: &[u8] = if is_stdin { b"standard input" } else { &name };
     let native = job.dialect == crate::config::Dialect::Native;
+    // The checksum file is also held apart, so that close(2)'s result can
+    // be checked once its reader (perhaps a UTF-16 decoder over it) is done.
+    let mut held: Option<std::sync::Arc<std::fs::File>> = None;
     let opened: std::io::Result<Box<dyn Read + Send>> = if is_stdin {
         Ok(crate::os::stdin_reader())
     } else {
-        std::fs::File::open(checkfile).map(|f| Box::new(f) as Box<dyn Read + Send>)
+        std::fs::File::open(checkfile).map(|f| {
+            let f = std::sync::Arc::new(f);
+            held = Some(std::sync::Arc::clone(&f));
+            Box::new(Source(f)) as Box<dyn Read + Send>
+        })
     };
     // mhash reads UTF-16 checksum files too (what PowerShell's `>` writes).
     let opened = if native {
@@ -215,11 +222,22 @@ pub fn check_file(
     };
     let lost = schedule(common, &mut lines, &mut |ev, more| out.emit(con, ev, more));
     session.last_tag = lines.parser.last_tag;
+    // GNU checks fclose's result: an error there (after a clean read) is
+    // reported as the checksum file's, in place of the summary.
+    drop(lines);
+    let closed = match held.map(std::sync::Arc::try_unwrap) {
+        Some(Ok(f)) => crate::os::close_file(f),
+        _ => Ok(()),
+    };
     if lost > 0 {
         con.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
         return false;
     }
     if out.aborted {
+        return false;
+    }
+    if let Err(e) = closed {
+        con.error_io(display, &e);
         return false;
     }
     out.tally.summarize(con, job, display);
@@ -283,6 +301,71 @@ fn schedule(common: &Common, lines: &mut Lines<'_>, sink: &mut (dyn FnMut(Event,
         None => {
             let verify = |listed, buf: &mut io::ReadBuf| verify(listed, buf, mode);
             sched::run_ordered(jobs, window, producer, verify, emit)
+        }
+    }
+}
+
+/// The checksum file as read, shared with the handle kept to close it.
+struct Source(std::sync::Arc<std::fs::File>);
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        (&*self.0).read(buf)
+    }
+}
+
+/// The longest checksum line kept, in bytes: 32 MiB. A line longer than
+/// that holds no digest and name that could be checked (a name that long
+/// cannot be opened: ENAMETOOLONG past 4,096 bytes), so it is read past
+/// without being kept and counted improperly formatted (a comment line
+/// stays a comment). GNU's `getline` keeps it whole: the same outcome.
+const MAX_LINE: usize = 32 << 20;
+
+/// A line longer than this (256 MiB) ends the checksum file, uncounted,
+/// as GNU's `getline` ends it when memory gives out (`yes a | tr -d '\n'
+/// | md5sum -c` under `ulimit -v`: `no properly formatted checksum lines
+/// found`): endless input without a newline ends.
+const END_LINE: usize = 256 << 20;
+
+/// Reads one line (to `\n` or the end of input) into `buf`, keeping at
+/// most `cap` bytes of it (and fewer where memory cannot be had); returns
+/// the bytes consumed and whether the line was cut; `(0, true)` past
+/// [`END_LINE`] bytes without a newline.
+///
+/// # Errors
+/// A read error (EINTR retried a bounded number of times).
+fn read_line_capped(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> std::io::Result<(usize, bool)> {
+    let (mut consumed, mut cut, mut interrupted) = (0, false, 0);
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted && interrupted < 1000 => {
+                interrupted += 1;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok((consumed, cut));
+        }
+        let (n, ends) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        if !cut {
+            if buf.len() + n > cap || buf.try_reserve(n).is_err() {
+                cut = true;
+            } else {
+                buf.extend_from_slice(&avail[..n]);
+            }
+        }
+        r.consume(n);
+        consumed += n;
+        if consumed > END_LINE {
+            return Ok((0, true));
+        }
+        if ends {
+            return Ok((consumed, cut));
         }
     }
 }
@@ -358,18 +441,27 @@ impl Lines<'_> {
                 return None;
             }
             self.buf.clear();
-            match self.reader.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(_) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            if self.buf.capacity() > 1 << 20 {
+                // After a long line: give the memory back.
+                self.buf.shrink_to(64 * 1024);
+            }
+            let cut = match read_line_capped(&mut self.reader, &mut self.buf, MAX_LINE) {
+                Ok((0, _)) => {
+                    self.done = true;
+                    return None;
+                }
+                Ok((_, cut)) => cut,
                 Err(_) => {
                     self.done = true;
                     return Some(Item::Done(Event::ReadError));
                 }
-            }
+            };
             self.line_no += 1;
-            if self.prep.is_none() && self.buf[0] == b'#' {
+            if self.prep.is_none() && self.buf.first() == Some(&b'#') {
                 continue;
+            }
+            if cut {
+                return Some(self.item(Err(LineError::Malformed)));
             }
             let mut l: &[u8] = &self.buf;
             if l.last() == Some(&b'\n') {

@@ -137,14 +137,13 @@ pub fn feed(
                 buf[..p.len()].copy_from_slice(p);
                 p.len()
             } else {
-                match reader.read(buf) {
+                match super::read_retrying(reader, buf) {
                     Ok(0) => break,
                     Ok(len) => {
                         *total += len as u64;
                         crate::progress::note_bytes(len as u64);
                         len
                     }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                     Err(e) => {
                         result = Err(e);
                         break;

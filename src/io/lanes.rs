@@ -15,6 +15,7 @@ use super::{Digested, InputOpts, ReadBuf, mapped};
 use crate::algo::Algorithm;
 use crate::algo::lanes::{LaneInput, Lanes, MAX_LANES, lane_kernel};
 use crate::config::IoMode;
+use crate::os::Input;
 use crate::sched::Deliver;
 use std::cell::RefCell;
 use std::ffi::OsStr;
@@ -117,7 +118,7 @@ pub fn digest_batch(
 struct Feed {
     /// The input's index in the batch.
     at: usize,
-    file: File,
+    file: Input,
     /// Unhashed bytes are `buf[pos..end]`.
     pos: usize,
     end: usize,
@@ -127,6 +128,9 @@ struct Feed {
     /// Its size when it was measured, if it is a regular file.
     size: Option<u64>,
     first_read: bool,
+    /// `O_NONBLOCK` was cleared after a read said EAGAIN: another EAGAIN
+    /// is an error.
+    unblocked: bool,
 }
 
 /// Hashes the inputs `group` (indices into `inputs`, one algorithm) in
@@ -153,6 +157,9 @@ fn run_lanes(
         let mut spare = spare.borrow_mut();
         while spare.len() < l - 1 {
             // Where memory is short, the inputs are hashed one at a time.
+            if !crate::sched::fits(super::read_size() + 4096) {
+                return false;
+            }
             match ReadBuf::try_new() {
                 Some(b) => spare.push(b),
                 None => return false,
@@ -165,14 +172,17 @@ fn run_lanes(
         let mut next = 0;
         let mut done = Vec::with_capacity(l);
         // A non-regular input, opened, waiting for the lanes to empty.
-        let mut alone: Option<(usize, File)> = None;
+        let mut alone: Option<(usize, Input)> = None;
+        // Descriptors ran out while this thread held some: go on with the
+        // lanes it has until one frees its file.
+        let mut starved = false;
         loop {
             // Every lane busy (while inputs remain) with a block to hash,
             // or with its input ended.
             for lane in 0..l {
                 loop {
                     if feeds[lane].is_none() {
-                        if alone.is_some() {
+                        if alone.is_some() || starved {
                             break;
                         }
                         let Some(&at) = group.get(next) else {
@@ -180,8 +190,17 @@ fn run_lanes(
                         };
                         next += 1;
                         started(at);
-                        let file = match open_no_wait(Path::new(inputs[at].0)) {
+                        // With files open in other lanes, descriptors
+                        // running out is no error: go on with those.
+                        let holding = alone.is_some() || feeds.iter().any(Option::is_some);
+                        let file = match crate::os::open_input(Path::new(inputs[at].0), true, holding) {
                             Ok(file) => file,
+                            Err(e) if holding && crate::os::fds_exhausted(&e) => {
+                                // Tried again once a lane has closed its file.
+                                next -= 1;
+                                starved = true;
+                                break;
+                            }
                             Err(e) => {
                                 out.deliver(at, Err(e));
                                 continue;
@@ -198,6 +217,7 @@ fn run_lanes(
                                     total: 0,
                                     size: Some(m.len()),
                                     first_read: true,
+                                    unblocked: false,
                                 });
                                 lanes.start_message(lane);
                             }
@@ -214,6 +234,7 @@ fn run_lanes(
                             out.deliver(f.at, Err(e));
                             lanes.abandon(lane);
                             feeds[lane] = None;
+                            starved = false;
                         }
                     }
                 }
@@ -223,6 +244,7 @@ fn run_lanes(
                     Some((at, file)) => {
                         out.flush();
                         out.deliver(at, digest_alone(file, inputs[at].1, bufs[0]));
+                        starved = false;
                         continue;
                     }
                     None => return true,
@@ -246,15 +268,15 @@ fn run_lanes(
             }
             for (lane, digest) in done.drain(..) {
                 let f = feeds[lane].take().expect("a finished lane had an input");
-                out.deliver(
-                    f.at,
-                    Ok(Digested {
-                        digest,
-                        size: f.total,
-                        method: "read",
-                        lane_kernel: Some(kernel_name),
-                    }),
-                );
+                starved = false;
+                // GNU checks fclose's result: a close error fails the input.
+                let r = f.file.close().map(|()| Digested {
+                    digest,
+                    size: f.total,
+                    method: "read",
+                    lane_kernel: Some(kernel_name),
+                });
+                out.deliver(f.at, r);
             }
         }
     })
@@ -273,6 +295,7 @@ fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
     buf.copy_within(f.pos..f.end, 0);
     f.end -= f.pos;
     f.pos = 0;
+    let mut interrupted = 0;
     while f.end < 64 && !f.eof {
         match f.file.read(&mut buf[f.end..]) {
             Ok(0) => f.eof = true,
@@ -294,27 +317,20 @@ fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
                     f.eof = true;
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted && interrupted < super::MAX_EINTR => {
+                interrupted += 1
+            }
             // Opened without waiting: a file system that honours that for
-            // regular files says so here; read on, waiting.
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => set_blocking(&f.file)?,
+            // regular files says so here; read on, waiting (once: another
+            // EAGAIN is the file's error, as GNU reports it).
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && !f.unblocked => {
+                f.unblocked = true;
+                set_blocking(&f.file)?;
+            }
             Err(e) => return Err(e),
         }
     }
     Ok(())
-}
-
-/// Opens `path` for reading without waiting: a FIFO opens at once even
-/// with no writer (a plain open would wait for one).
-fn open_no_wait(path: &Path) -> io::Result<File> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NONBLOCK);
-    }
-    o.open(path)
 }
 
 /// Clears `O_NONBLOCK` on `f`: reads wait for data again.
@@ -335,46 +351,53 @@ fn set_blocking(f: &File) -> io::Result<()> {
 }
 
 /// Hashes a non-regular input (FIFO, device, directory) opened by
-/// [`open_no_wait`], alone, as the single-stream path reads it: a FIFO is
+/// [`crate::os::open_input`] without waiting (`O_NONBLOCK`), alone, as the single-stream path reads it: a FIFO is
 /// first waited on until a writer has written or come and gone (what a
 /// plain open and first read would wait for), then read to its end.
 ///
 /// # Errors
 /// As [`super::feed`]: the first read error (`EISDIR` for a directory).
-fn digest_alone(mut file: File, algo: Algorithm, buf: &mut [u8]) -> io::Result<Digested> {
-    set_blocking(&file)?;
+fn digest_alone(file: Input, algo: Algorithm, buf: &mut [u8]) -> io::Result<Digested> {
+    let mut file = file;
+    let r = read_alone(&mut file, algo, buf);
+    let closed = file.close();
+    r.and_then(|d| closed.map(|()| d))
+}
+
+fn read_alone(file: &mut File, algo: Algorithm, buf: &mut [u8]) -> io::Result<Digested> {
+    set_blocking(file)?;
     #[cfg(unix)]
     if file.metadata().is_ok_and(|m| {
         use std::os::unix::fs::FileTypeExt;
         m.file_type().is_fifo()
     }) {
         let mut p = libc::pollfd {
-            fd: super::raw_fd(&file),
+            fd: super::raw_fd(file),
             events: libc::POLLIN,
             revents: 0,
         };
         // SAFETY: one valid pollfd; no timeout. A FIFO with no writer yet
         // reports nothing until one writes or closes (Linux: POLLHUP only
         // once a writer has been and gone).
+        let mut tries = 0;
         while unsafe { libc::poll(&mut p, 1, -1) } == -1 {
             let e = io::Error::last_os_error();
-            if e.kind() != io::ErrorKind::Interrupted {
+            if e.kind() != io::ErrorKind::Interrupted || tries == super::MAX_EINTR {
                 return Err(e);
             }
+            tries += 1;
         }
     }
     let mut hasher = algo.hasher();
     let mut total = 0u64;
     loop {
-        match file.read(buf) {
-            Ok(0) => break,
-            Ok(n) => {
+        match super::read_retrying(file, buf)? {
+            0 => break,
+            n => {
                 hasher.update(&buf[..n]);
                 total += n as u64;
                 crate::progress::note_bytes(n as u64);
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
         }
     }
     Ok(Digested {

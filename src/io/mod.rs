@@ -47,6 +47,10 @@ impl crate::sched::WorkerState for ReadBuf {
         ReadBuf::default()
     }
     fn another() -> Option<Self> {
+        // Under `ulimit -v`, only while the run's reserve stays free.
+        if !crate::sched::fits(read_size() + 4096) {
+            return None;
+        }
         ReadBuf::try_new()
     }
 }
@@ -114,6 +118,24 @@ pub struct Digested {
     pub lane_kernel: Option<&'static str>,
 }
 
+/// How many times in a row a read interrupted by a signal (EINTR) is
+/// retried before the interruption is reported as the input's error.
+pub(crate) const MAX_EINTR: u32 = 1000;
+
+/// One `read`, retried on EINTR at most [`MAX_EINTR`] times in a row.
+///
+/// # Errors
+/// As `reader.read`; `Interrupted` after that many interruptions.
+pub(crate) fn read_retrying(reader: &mut dyn Read, bytes: &mut [u8]) -> io::Result<usize> {
+    let mut tries = 0;
+    loop {
+        match reader.read(bytes) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted && tries < MAX_EINTR => tries += 1,
+            r => return r,
+        }
+    }
+}
+
 /// Feeds everything `reader` yields into `hasher`, retrying on EINTR, and
 /// keeps the running byte count in `total`, so that a caller that tolerates
 /// read errors still knows how much was hashed.
@@ -141,7 +163,7 @@ pub(super) fn feed_then(
 ) -> io::Result<u64> {
     let mut first = true;
     loop {
-        match reader.read(bytes) {
+        match read_retrying(reader, bytes) {
             Ok(0) => return Ok(*total),
             Ok(n) => {
                 if first && n == bytes.len() {
@@ -152,7 +174,6 @@ pub(super) fn feed_then(
                 *total += n as u64;
                 crate::progress::note_bytes(n as u64);
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         }
     }
@@ -185,13 +206,7 @@ fn stream(
         return feed_then(reader, hasher, buf.bytes(), total, on_big);
     }
     let bytes = buf.bytes();
-    let n = loop {
-        match reader.read(bytes) {
-            Ok(n) => break n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        }
-    };
+    let n = read_retrying(reader, bytes)?;
     *total += n as u64;
     crate::progress::note_bytes(n as u64);
     if n < bytes.len() {
@@ -333,7 +348,7 @@ pub fn digest_inputs(
             &mut || {},
         )
     } else {
-        let mut f = File::open(Path::new(name))?;
+        let mut f = crate::os::open_input(Path::new(name), false, false)?;
         // The size decides mapping and splitting only; where neither can
         // happen, skip the fstat (one system call less per small file).
         let needs_size = opts.threads.is_some() || mapped::may_map(mode, algo);
@@ -385,7 +400,7 @@ pub fn digest_inputs(
         // large (its first read fills the buffer).
         let hint_later = !advised && size.is_none();
         let fd = raw_fd(&f);
-        stream(
+        let r = stream(
             &mut f,
             hasher.as_mut(),
             buf,
@@ -396,7 +411,10 @@ pub fn digest_inputs(
                     advise_sequential_fd(fd);
                 }
             },
-        )
+        );
+        // GNU checks fclose's result too: a close error fails the input.
+        let closed = f.close();
+        r.and_then(|n| closed.map(|()| n))
     };
     match r {
         Ok(_) => {}

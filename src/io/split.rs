@@ -119,6 +119,7 @@ fn hash_range(
 ) -> io::Result<bool> {
     let bytes = buf.bytes();
     let mut off = start;
+    let mut interrupted = 0;
     while off < end {
         let want = ((end - off) as usize).min(bytes.len());
         match read_at(f, &mut bytes[..want], off) {
@@ -127,8 +128,11 @@ fn hash_range(
                 h(&bytes[..n]);
                 crate::progress::note_bytes(n as u64);
                 off += n as u64;
+                interrupted = 0;
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted && interrupted < super::MAX_EINTR => {
+                interrupted += 1
+            }
             Err(e) => return Err(e),
         }
     }

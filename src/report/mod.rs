@@ -43,13 +43,15 @@ impl Console {
     pub fn stdio(prog: &str, compat: GnuCompat) -> Console {
         use std::io::IsTerminal;
         let line_buffered = std::io::stdout().is_terminal();
-        Console::new(
-            prog,
-            compat,
-            crate::os::stdout_writer(),
-            Box::new(std::io::stderr()),
-            line_buffered,
-        )
+        let out = crate::os::stdout_writer();
+        // Other processes may write into the same pipe or O_APPEND file
+        // (`xargs -P4 sha256sum`): each write must hold whole lines.
+        let out: Box<dyn Write + Send> = if crate::os::stdout_shared() {
+            Box::new(WholeLines(out))
+        } else {
+            out
+        };
+        Console::new(prog, compat, out, Box::new(std::io::stderr()), line_buffered)
     }
 
     /// A console over the writers `out` and `err` (`line_buffered`: flush
@@ -157,6 +159,45 @@ impl Console {
         };
         self.error_msg(msg.as_bytes());
         false
+    }
+}
+
+/// The most bytes a write to a pipe is atomic for (POSIX `PIPE_BUF`,
+/// 4,096 on Linux): writes no longer than this from several processes
+/// sharing a pipe never interleave.
+pub const PIPE_BUF: usize = 4096;
+
+/// A writer for output that other processes may share (a pipe, a socket,
+/// a file opened `O_APPEND`): every write ends at a line boundary and
+/// holds at most [`PIPE_BUF`] bytes; a line longer than that goes in a
+/// write of its own. So lines from several processes never tear (GNU's
+/// stdio achieves the same with its 4 KiB buffer). Regular files and
+/// terminals keep the larger batches.
+pub struct WholeLines<W>(pub W);
+
+impl<W: Write> Write for WholeLines<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(whole_lines_prefix(buf))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// The longest prefix of `buf` that ends at a line boundary and holds at
+/// most [`PIPE_BUF`] bytes; else the first line whole (longer than
+/// `PIPE_BUF`), or all of `buf` when it holds no newline.
+pub fn whole_lines_prefix(buf: &[u8]) -> &[u8] {
+    let head = &buf[..buf.len().min(PIPE_BUF)];
+    if head.len() == buf.len() && buf.last() == Some(&b'\n') {
+        return buf;
+    }
+    if let Some(i) = head.iter().rposition(|&b| b == b'\n') {
+        return &buf[..=i];
+    }
+    match buf.iter().position(|&b| b == b'\n') {
+        Some(i) => &buf[..=i],
+        None => buf,
     }
 }
 

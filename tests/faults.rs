@@ -1,0 +1,438 @@
+//! Faults and limits (issue 16): descriptors running out, processes
+//! sharing one pipe, address-space limits, EAGAIN and EINTR, close(2)
+//! errors, standard input named twice, hostile names in the progress bar.
+//! No file may be lost, no line torn, no run abort or loop for ever.
+//!
+//! As in `reliability`, a case GNU coreutils 9.1 can run is run by both
+//! (same `bash -c` line, the GNU name, `MHASH_GNU_COMPAT=9.1`) and must
+//! give the same bytes and status; each case also asserts its outcome on
+//! mhash alone. Fault injection needs strace (`.ci/run` installs it) and
+//! a working ptrace; where either is missing the case says `SKIP` on
+//! stderr.
+#![cfg(unix)]
+
+use std::fs;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use tempfile::TempDir;
+
+use crate::util::{self, emulator, skip};
+
+const TOOLS: &[&str] = &["md5sum", "sha256sum", "sha512sum", "cksum", "b2sum", "mhash"];
+
+/// A scratch directory: `gnu/` and `mh/` hold the tool names (GNU's, and
+/// mhash's symlinks), `w/` is the working directory.
+struct Env {
+    _td: TempDir,
+    gnu: PathBuf,
+    mh: PathBuf,
+    work: PathBuf,
+}
+
+fn env() -> Env {
+    let td = tempfile::tempdir().expect("tempdir");
+    let gnu = td.path().join("gnu");
+    let mh = td.path().join("mh");
+    let work = td.path().join("w");
+    for d in [&gnu, &mh, &work] {
+        fs::create_dir(d).unwrap();
+    }
+    for t in TOOLS {
+        util::mhash_link(&mh, t);
+        if util::gnu_path(t).exists() {
+            util::gnu_link(&gnu, t);
+        }
+    }
+    fs::write(work.join("a"), b"abc").unwrap();
+    Env {
+        _td: td,
+        gnu,
+        mh,
+        work,
+    }
+}
+
+impl Env {
+    fn w(&self, name: &str, data: &[u8]) -> PathBuf {
+        let p = self.work.join(name);
+        if let Some(d) = p.parent() {
+            fs::create_dir_all(d).unwrap();
+        }
+        fs::write(&p, data).unwrap();
+        p
+    }
+
+    /// `bash -c CMD` in the working directory, `bindir` first on PATH,
+    /// 9.1 mode.
+    fn sh(&self, bindir: &Path, cmd: &str) -> Output {
+        util::bash(&self.work, Some(bindir), cmd)
+            .env("MHASH_GNU_COMPAT", "9.1")
+            .output()
+            .expect("run bash")
+    }
+
+    /// `cmd` with mhash and, where installed, with GNU 9.1: the same
+    /// stdout, stderr and status required. Returns mhash's.
+    #[track_caller]
+    fn same(&self, cmd: &str) -> Output {
+        let m = self.sh(&self.mh, cmd);
+        if util::gnu_available(&format!("faults: {cmd} (mhash's outcome checked alone)")) {
+            let g = self.sh(&self.gnu, cmd);
+            assert!(
+                g.stdout == m.stdout && g.stderr == m.stderr && g.status == m.status,
+                "mhash differs from GNU 9.1 for: {cmd}\n--- GNU ({:?}):\n{}\n{}\n--- mhash ({:?}):\n{}\n{}",
+                g.status,
+                show(&g.stdout),
+                show(&g.stderr),
+                m.status,
+                show(&m.stdout),
+                show(&m.stderr)
+            );
+        }
+        m
+    }
+}
+
+fn show(b: &[u8]) -> String {
+    let s = String::from_utf8_lossy(&b[..b.len().min(3000)]).into_owned();
+    if b.len() > 3000 {
+        format!("{s}... ({} bytes)", b.len())
+    } else {
+        s
+    }
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// True when strace can trace here (installed, and ptrace allowed); else
+/// a `SKIP` line naming `what`.
+fn strace_works(what: &str) -> bool {
+    let ok = util::command("strace")
+        .args(["-f", "-qq", "-o", "/dev/null", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        skip(
+            &format!("faults::{what}"),
+            "strace is not installed or cannot trace here (ptrace refused): the fault injection did NOT run",
+        );
+    }
+    ok
+}
+
+/// `n` small files `f000`.. in the working directory, and `SUMS`, their
+/// MD5 checksum lines (as GNU writes them).
+fn many_files(e: &Env, n: usize) -> String {
+    let mut sums = String::new();
+    for i in 0..n {
+        let name = format!("d/f{i:03}");
+        let data = format!("file {i}\n");
+        e.w(&name, data.as_bytes());
+        sums.push_str(&format!("{:x}  {name}\n", md5(data.as_bytes())));
+    }
+    e.w("SUMS", sums.as_bytes());
+    sums
+}
+
+fn md5(data: &[u8]) -> HexBytes {
+    HexBytes(mhash::algo::Algorithm::new(mhash::algo::AlgoKind::Md5).digest(data))
+}
+
+struct HexBytes(Vec<u8>);
+
+impl std::fmt::LowerHex for HexBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&hex::encode(&self.0))
+    }
+}
+
+/// Item 1: EMFILE on open never costs a file. Under `ulimit -n` 5, 8 and
+/// 16 (three descriptors taken by stdio), hash mode, check mode, `-r` and
+/// `--files-from`, with one worker (lanes: fewer lanes) and four (workers
+/// wait for a descriptor), hash every file, in order, as GNU does.
+#[test]
+fn scarce_descriptors_cost_no_file() {
+    let e = env();
+    let sums = many_files(&e, 300);
+    let names: Vec<&str> = sums.lines().map(|l| &l[34..]).collect();
+    e.w("LIST", (names.join("\n") + "\n").as_bytes());
+    for n in [5, 8, 16] {
+        for jobs in [1, 4] {
+            // The limit is set in a subshell: the shell itself then has
+            // its descriptors for the redirections and `cat`.
+            let hash =
+                format!("(ulimit -n {n} && MHASH_JOBS={jobs} exec md5sum d/f*) >o 2>e; echo $?; cat o e");
+            let m = e.same(&hash);
+            assert_eq!(out(&m), format!("0\n{sums}"), "{hash}");
+            let check =
+                format!("(ulimit -n {n} && MHASH_JOBS={jobs} exec md5sum -c SUMS) >o 2>e; echo $?; cat o e");
+            let m = e.same(&check);
+            let oks: String = names.iter().map(|f| format!("{f}: OK\n")).collect();
+            assert_eq!(out(&m), format!("0\n{oks}"), "{check}");
+            for how in ["-r d", "--files-from LIST"] {
+                let cmd = format!(
+                    "(ulimit -n {n} && exec mhash -j{jobs} -a md5 {how}) >o 2>e; echo $?; sort o; cat e"
+                );
+                let m = e.sh(&e.mh, &cmd);
+                let mut want: Vec<&str> = sums.lines().collect();
+                want.sort_unstable();
+                assert_eq!(out(&m), format!("0\n{}\n", want.join("\n")), "{cmd}");
+            }
+        }
+    }
+}
+
+/// The lines 4 processes wrote into one pipe (or an `O_APPEND` file):
+/// every line must be one of `expected`'s, each as often as listed.
+fn assert_untorn(got: &[u8], expected: &[String], copies: usize, what: &str) {
+    let mut torn = 0;
+    let mut count = std::collections::HashMap::<&[u8], usize>::new();
+    for l in got.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        *count.entry(l).or_default() += 1;
+    }
+    for (l, c) in &count {
+        if !expected.iter().any(|x| x.as_bytes() == *l) {
+            eprintln!("{what}: torn line: {:.300}", String::from_utf8_lossy(l));
+            torn += c;
+        }
+    }
+    assert_eq!(torn, 0, "{what}: {torn} torn lines");
+    for x in expected {
+        assert_eq!(
+            count.get(x.as_bytes()).copied(),
+            Some(copies),
+            "{what}: copies of {x:.60}"
+        );
+    }
+}
+
+/// Item 2: writes to a pipe or an `O_APPEND` file end at line boundaries
+/// and hold at most PIPE_BUF (4,096) bytes, a longer line in a write of
+/// its own: four `sha512sum` processes sharing one pipe (GNU's
+/// `md5sum-parallel` test, with 200-byte names and a 4 KB path) tear no
+/// line. strace shows each write's size and end where it can trace.
+#[test]
+fn four_processes_sharing_a_pipe_tear_no_line() {
+    let e = env();
+    let mut names = Vec::new();
+    for i in 0..40 {
+        names.push(format!("n/{}{i:04}", "x".repeat(196)));
+    }
+    // A line longer than PIPE_BUF: a 3,985-byte path (16 directories of
+    // 248 bytes), within PATH_MAX where the test creates it.
+    let deep = (0..16)
+        .map(|i| format!("{i:02}{}", "y".repeat(246)))
+        .collect::<Vec<_>>()
+        .join("/");
+    names.push(format!("{deep}/z"));
+    let mut expected = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        let data = format!("content {i}\n");
+        e.w(n, data.as_bytes());
+        let d = mhash::algo::Algorithm::new(mhash::algo::AlgoKind::Sha512).digest(data.as_bytes());
+        expected.push(format!("{}  {n}", hex::encode(d)));
+    }
+    // 50 copies of the short names, 2,000: xargs gives each process 200.
+    // (A line longer than PIPE_BUF cannot be written atomically by
+    // anyone: it is only checked for having a write of its own, below.)
+    let copies = 50;
+    let short = &names[..names.len() - 1];
+    let list: String = (0..copies)
+        .flat_map(|_| short.iter())
+        .map(|n| format!("{n}\n"))
+        .collect();
+    e.w("LIST", list.as_bytes());
+    let mut with_long = list.clone();
+    with_long.push_str(&format!("{}\n", names[names.len() - 1]));
+    e.w("LIST2", with_long.as_bytes());
+    let long_line = expected.pop().unwrap().len() + 1;
+    for run in 0..3 {
+        let m = e.sh(&e.mh, "xargs -d '\\n' -n 200 -P 4 sha512sum <LIST | cat");
+        assert!(m.status.success(), "{}", err(&m));
+        assert_untorn(&m.stdout, &expected, copies, &format!("pipe, run {run}"));
+    }
+    let m = e.sh(
+        &e.mh,
+        "rm -f OUT; xargs -d '\\n' -n 200 -P 4 sha512sum <LIST >>OUT && cat OUT",
+    );
+    assert!(m.status.success(), "{}", err(&m));
+    assert_untorn(&m.stdout, &expected, copies, "O_APPEND file");
+    if !strace_works("four_processes_sharing_a_pipe_tear_no_line (write sizes)") {
+        return;
+    }
+    let m = e.sh(
+        &e.mh,
+        "xargs -d '\\n' -a LIST2 -n 3000 strace -f -qq -s 9000 -e trace=write -o TRACE sha512sum | cat >/dev/null; cat TRACE",
+    );
+    let trace = out(&m);
+    let mut writes = 0;
+    for l in trace.lines().filter(|l| l.contains("write(1, ")) {
+        let size: usize = l.rsplit(' ').next().and_then(|s| s.parse().ok()).expect(l);
+        writes += 1;
+        assert!(
+            l.contains("\\n\", "),
+            "a write to the pipe ends mid-line: {l:.200}"
+        );
+        assert!(
+            size <= 4096 || size == long_line,
+            "a write of {size} bytes to a pipe (PIPE_BUF is 4096; the long line is {long_line})"
+        );
+    }
+    assert!(writes > 10, "too few writes traced: {trace:.500}");
+    assert!(
+        trace.contains(&format!(") = {long_line}\n")),
+        "the long line in a write of its own"
+    );
+}
+
+/// Item 3: no abort under an address-space limit. `mhash -j8` on 300
+/// files (`-r`, lanes) and `md5sum -c` under `ulimit -v` 20, 30 and 40 MB
+/// start fewer workers and lanes and hash everything.
+#[test]
+fn address_space_limits_end_in_no_abort() {
+    if let Some(emu) = emulator() {
+        skip(
+            "faults::address_space_limits_end_in_no_abort",
+            &format!("ulimit -v would limit {emu} too"),
+        );
+        return;
+    }
+    let e = env();
+    let sums = many_files(&e, 300);
+    let mut sorted: Vec<&str> = sums.lines().collect();
+    sorted.sort_unstable();
+    for mb in [20, 30, 40] {
+        let kib = mb * 1000;
+        for algo in ["md5", "sha256", "md5,sha1", "blake3"] {
+            let cmd = format!("(ulimit -v {kib} && exec mhash -j8 -a {algo} -r d) >o 2>e; echo $?; cat e");
+            let m = e.sh(&e.mh, &cmd);
+            assert_eq!(out(&m), "0\n", "{cmd}");
+            let lines = fs::read_to_string(e.work.join("o")).unwrap();
+            assert_eq!(lines.lines().count(), 300 * algo.split(',').count(), "{cmd}");
+        }
+        let cmd = format!("(ulimit -v {kib} && MHASH_JOBS=8 exec md5sum -c SUMS) >o 2>e; echo $?; cat e");
+        let m = e.sh(&e.mh, &cmd);
+        assert_eq!(out(&m), "0\n", "{cmd}");
+        let m = e.sh(
+            &e.mh,
+            &format!("(ulimit -v {kib} && MHASH_JOBS=8 exec md5sum d/f*) | sort"),
+        );
+        assert_eq!(out(&m), sorted.join("\n") + "\n");
+    }
+}
+
+/// Item 3: a check line is kept to 32 MiB; a longer one is improperly
+/// formatted, read past (GNU: the same outcome), and one without end (256
+/// MiB and more) ends the checksum file as GNU's `getline` ends it when
+/// memory gives out.
+#[test]
+fn endless_check_line_is_improperly_formatted() {
+    let e = env();
+    let m = e.same("head -c 40000000 /dev/zero | tr '\\0' a | md5sum -c; echo $?");
+    assert_eq!(out(&m), "1\n");
+    assert_eq!(
+        err(&m),
+        "md5sum: 'standard input': no properly formatted checksum lines found\n"
+    );
+    // A long line between two good ones: they are checked.
+    let m = e.same(
+        "{ echo '900150983cd24fb0d6963f7d28e17f72  a'; head -c 40000000 /dev/zero | tr '\\0' b; echo; \
+         echo '900150983cd24fb0d6963f7d28e17f72  a'; } | md5sum -c; echo $?",
+    );
+    assert_eq!(out(&m), "a: OK\na: OK\n0\n");
+    assert_eq!(err(&m), "md5sum: WARNING: 1 line is improperly formatted\n");
+    if emulator().is_some() {
+        return;
+    }
+    let m = e.sh(
+        &e.mh,
+        "ulimit -v 3000000 && yes a | tr -d '\\n' | timeout 120 md5sum -c; echo $?",
+    );
+    assert_eq!(out(&m), "1\n");
+    assert_eq!(
+        err(&m),
+        "md5sum: 'standard input': no properly formatted checksum lines found\n"
+    );
+}
+
+/// Item 5: EAGAIN on every read after the first (strace injection): one
+/// retry after clearing O_NONBLOCK, then GNU's message, exit 1, in the
+/// lanes (`a big`) and alone (`big`); EINTR without end is reported after
+/// a bounded number of retries (GNU retries for ever: mhash alone).
+#[test]
+fn eagain_and_eintr_are_retried_a_bounded_number_of_times() {
+    if !strace_works("eagain_and_eintr_are_retried_a_bounded_number_of_times") {
+        return;
+    }
+    let e = env();
+    e.w("big", &util::noise(3 << 20, 5));
+    for files in ["a big", "big", "big a"] {
+        let cmd = format!(
+            "timeout 60 strace -f -qq -o /dev/null -P big -e inject=read:error=EAGAIN:when=2+ md5sum {files}; echo $?"
+        );
+        let m = e.same(&cmd);
+        assert!(out(&m).ends_with("1\n"), "{cmd}: {}", out(&m));
+        assert!(
+            err(&m).ends_with("md5sum: big: Resource temporarily unavailable\n"),
+            "{cmd}: {}",
+            err(&m)
+        );
+    }
+    for files in ["a big", "big"] {
+        let cmd = format!(
+            "timeout 120 strace -f -qq -o /dev/null -P big -e inject=read:error=EINTR:when=2+ md5sum {files}; echo $?"
+        );
+        let m = e.sh(&e.mh, &cmd);
+        assert!(out(&m).ends_with("1\n"), "{cmd}: {} {}", out(&m), err(&m));
+        assert!(
+            err(&m).ends_with("md5sum: big: Interrupted system call\n"),
+            "{cmd}: {}",
+            err(&m)
+        );
+    }
+}
+
+/// Item 6: close(2) failing (EIO, injected) on an input fails it as GNU
+/// reports it: `NAME: Input/output error`, exit 1 (`FAILED open or read`
+/// in check mode); on the checksum file, its name and the error in place
+/// of the summary.
+#[test]
+fn close_errors_fail_the_input() {
+    if !strace_works("close_errors_fail_the_input") {
+        return;
+    }
+    let e = env();
+    e.w("big", &util::noise(1 << 20, 6));
+    e.same("md5sum a big >SUMS");
+    for cmd in [
+        "strace -f -qq -o /dev/null -P a -e inject=close:error=EIO md5sum a big; echo $?",
+        "strace -f -qq -o /dev/null -P a -e inject=close:error=EIO md5sum big a; echo $?",
+        "strace -f -qq -o /dev/null -P a -e inject=close:error=EIO md5sum a; echo $?",
+        "strace -f -qq -o /dev/null -P a -e inject=close:error=EIO md5sum -c SUMS; echo $?",
+        "strace -f -qq -o /dev/null -P SUMS -e inject=close:error=EIO md5sum -c SUMS; echo $?",
+    ] {
+        let m = e.same(cmd);
+        assert!(out(&m).ends_with("1\n"), "{cmd}: {}", out(&m));
+        assert!(err(&m).contains(": Input/output error\n"), "{cmd}: {}", err(&m));
+    }
+}
+
+/// Nothing above may end in a signal (an abort is SIGABRT).
+#[test]
+fn no_signal_from_a_limit() {
+    let e = env();
+    let o = e.sh(
+        &e.mh,
+        "ulimit -v 20000 && exec mhash -j64 -a sha256 a a a a a a a a",
+    );
+    assert_eq!(o.status.signal(), None, "{}", err(&o));
+    assert!(o.status.success(), "{}", err(&o));
+}
