@@ -16,6 +16,42 @@ use std::ffi::{OsStr, OsString};
 /// One input's name and what reading it gave.
 type Res = (OsString, std::io::Result<Digested>);
 
+/// An operand to hash: its name and, for one that reads standard input
+/// (`-`, `/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), its turn among
+/// those (they are read one at a time, in argument order).
+struct Operand {
+    name: OsString,
+    stdin_turn: Option<usize>,
+}
+
+/// True for an operand that reads standard input: `-`, or a path that
+/// names descriptor 0.
+fn reads_stdin(name: &OsStr) -> bool {
+    name == "-" || name == "/dev/stdin" || name == "/dev/fd/0" || name == "/proc/self/fd/0"
+}
+
+/// Whose turn it is to read standard input (see [`Operand::stdin_turn`]).
+struct StdinTurns {
+    next: std::sync::Mutex<usize>,
+    cv: std::sync::Condvar,
+}
+
+impl StdinTurns {
+    /// Runs `f` when `turn` comes (every earlier turn done), then passes
+    /// the turn on.
+    fn take<T>(&self, turn: usize, f: impl FnOnce() -> T) -> T {
+        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
+        while *next != turn {
+            next = self.cv.wait(next).unwrap_or_else(|e| e.into_inner());
+        }
+        drop(next);
+        let r = f();
+        *self.next.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.cv.notify_all();
+        r
+    }
+}
+
 /// Hashes every input of `job`, reporting each in argument order.
 /// Returns true when every input was hashed.
 pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
@@ -55,22 +91,40 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
     let progress = con.progress().cloned();
     let started = |name: &OsStr| {
         if let Some(p) = &progress {
-            p.file_started(name);
+            p.file_started(name, &quote::quotef(&crate::os::os_bytes(name)));
         }
     };
-    // Standard input is read by the producer itself, in order, so that two
-    // `-` operands read it one after the other as GNU does.
-    let mut stdin_buf: Option<ReadBuf> = None;
+    // Operands that read standard input take turns, in argument order
+    // (`md5sum /dev/stdin -`: the first gets the data, as in GNU), each
+    // when its turn comes, after the lines before it are written.
+    let turns = StdinTurns {
+        next: std::sync::Mutex::new(0),
+        cv: std::sync::Condvar::new(),
+    };
+    let mut stdin_operands = 0;
+    // Output that cannot be written ends the run: no more inputs are
+    // taken (`--files-from -` without end into /dev/full stops).
+    let output_failed = std::sync::atomic::AtomicBool::new(false);
     let producer = || {
+        if output_failed.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         Some(match next.next()? {
             Err((name, e)) => Item::Done((name, Err(e))),
-            Ok(name) if name == "-" => {
-                let buf = stdin_buf.get_or_insert_with(ReadBuf::default);
-                let r = hash(&name, buf);
-                Item::Done((name, r))
+            Ok(name) => {
+                let stdin_turn = reads_stdin(&name).then(|| {
+                    stdin_operands += 1;
+                    stdin_operands - 1
+                });
+                Item::Work(Operand { name, stdin_turn })
             }
-            Ok(name) => Item::Work(name),
         })
+    };
+    // Reads a standard-input operand when its turn comes.
+    let hash_stdin = |op: &Operand, buf: &mut ReadBuf| {
+        let turn = op.stdin_turn.expect("a standard-input operand");
+        started(&op.name);
+        turns.take(turn, || hash(&op.name, buf))
     };
     let mut report = crate::report::hash_report(job.json, job.format);
     let mut ok = true;
@@ -80,6 +134,9 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
         // GNU writes each checksum line when its file is done.
         if !more {
             con.flush_now();
+        }
+        if con.write_failed() {
+            output_failed.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     };
     // Lane kernels take one algorithm; a list reads each file once instead.
@@ -94,21 +151,44 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
     // (lazily: each input is opened only when its turn comes).
     let lost = match lanes {
         Some(l) => {
-            let work = |names: Vec<OsString>, buf: &mut ReadBuf, out: &mut dyn sched::Deliver<Res>| {
-                let inputs: Vec<(&OsStr, Algorithm)> = names.iter().map(|n| (n.as_os_str(), algo)).collect();
-                let mut sink = sched::DeliverFn(|op: Option<(usize, std::io::Result<Digested>)>| match op {
-                    Some((i, r)) => out.deliver(i, (names[i].clone(), r)),
-                    None => out.flush(),
-                });
-                io::lanes::digest_batch(&inputs, buf, &opts, &mut |i| started(&names[i]), &mut sink);
+            let work = |ops: Vec<Operand>, buf: &mut ReadBuf, out: &mut dyn sched::Deliver<Res>| {
+                // The files between standard-input operands go to the
+                // lanes; each of those is read alone, in its place.
+                let mut from = 0;
+                while from < ops.len() {
+                    let to = (from..ops.len())
+                        .find(|&k| ops[k].stdin_turn.is_some())
+                        .unwrap_or(ops.len());
+                    let names = &ops[from..to];
+                    let inputs: Vec<(&OsStr, Algorithm)> =
+                        names.iter().map(|o| (o.name.as_os_str(), algo)).collect();
+                    let mut sink =
+                        sched::DeliverFn(|op: Option<(usize, std::io::Result<Digested>)>| match op {
+                            Some((i, r)) => out.deliver(from + i, (names[i].name.clone(), r)),
+                            None => out.flush(),
+                        });
+                    io::lanes::digest_batch(&inputs, buf, &opts, &mut |i| started(&names[i].name), &mut sink);
+                    if let Some(op) = ops.get(to) {
+                        out.flush();
+                        out.deliver(to, (op.name.clone(), hash_stdin(op, buf)));
+                    }
+                    from = to + 1;
+                }
             };
             sched::run_ordered_batched(jobs, window, sched::Batching::lanes(l), producer, work, emit)
         }
         None => {
-            let work = |name: OsString, buf: &mut ReadBuf| {
-                started(&name);
-                let r = hash(&name, buf);
-                (name, r)
+            // One at a time: with one job, each result is written before
+            // the next operand is produced and read; with several, a
+            // standard-input operand waits only for its turn.
+            let work = |op: Operand, buf: &mut ReadBuf| {
+                let r = if op.stdin_turn.is_some() {
+                    hash_stdin(&op, buf)
+                } else {
+                    started(&op.name);
+                    hash(&op.name, buf)
+                };
+                (op.name, r)
             };
             sched::run_ordered(jobs, window, producer, work, emit)
         }

@@ -143,8 +143,12 @@ impl Progress {
     }
 
     /// A file starts being hashed: its size joins the total, its name is
-    /// shown, and a big one brings the bar up at once.
-    pub fn file_started(&self, name: &OsStr) {
+    /// shown as `shown` (the caller quotes it as GNU's diagnostics do), and
+    /// a big one brings the bar up at once. No byte of a name reaches the
+    /// terminal raw: any control character left in `shown` (C0, DEL, C1)
+    /// is drawn as `?`, so a name can neither move the cursor, set the
+    /// title or colours, nor break the bar's line.
+    pub fn file_started(&self, name: &OsStr, shown: &[u8]) {
         let size = std::fs::metadata(name)
             .ok()
             .filter(|m| m.is_file())
@@ -153,7 +157,7 @@ impl Progress {
         if size > 0 && !self.shared.has_total.swap(true, Ordering::Relaxed) {
             self.bar.set_style(style(TEMPLATE_TOTAL));
         }
-        self.bar.set_message(name.to_string_lossy().into_owned());
+        self.bar.set_message(visible(shown));
         if size > BIG_FILE {
             self.shared.show_now.store(true, Ordering::Relaxed);
         }
@@ -168,6 +172,15 @@ impl Progress {
             f()
         }
     }
+}
+
+/// `shown` as text for the bar: invalid UTF-8 replaced, every control
+/// character (C0, DEL, C1: what a terminal acts on) drawn as `?`.
+fn visible(shown: &[u8]) -> String {
+    String::from_utf8_lossy(shown)
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 impl Ticker {

@@ -66,6 +66,12 @@ pub fn effective_jobs(requested: usize) -> usize {
     if requested > 0 {
         return requested;
     }
+    cores()
+}
+
+/// The cores this process may run on (`std::thread::available_parallelism`:
+/// CPU affinity and cgroup quotas count), counted once.
+pub fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }

@@ -139,6 +139,10 @@ pub struct Inputs {
     sources: VecDeque<Source>,
     walk: Option<Walk>,
     tree: Option<Tree>,
+    /// The directories the walk is in, by depth (the last one yielded at
+    /// each): a directory that fails while its entries are read (walkdir
+    /// gives that error no path) is named from here.
+    dirs: std::sync::Arc<std::sync::Mutex<Vec<PathBuf>>>,
 }
 
 impl Inputs {
@@ -160,6 +164,7 @@ impl Inputs {
             sources,
             walk,
             tree: None,
+            dirs: Default::default(),
         }
     }
 
@@ -227,12 +232,19 @@ impl Inputs {
         let exclude = w.exclude.clone();
         let include = w.include.clone();
         let prune_root = root.clone();
+        let dirs = self.dirs.clone();
         let tree = walker
             .into_iter()
             .filter_entry(move |e| {
                 e.depth() == 0 || exclude.is_empty() || !exclude.matches(relative(e.path(), &prune_root))
             })
             .filter(move |r| match r {
+                Ok(e) if e.file_type().is_dir() => {
+                    let mut d = dirs.lock().unwrap_or_else(|e| e.into_inner());
+                    d.truncate(e.depth());
+                    d.push(e.path().to_path_buf());
+                    false
+                }
                 Ok(e) => {
                     e.file_type().is_file()
                         && (include.is_empty() || include.matches(relative(e.path(), &root)))
@@ -267,9 +279,20 @@ fn open_list(name: &OsStr) -> io::Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(io::BufReader::with_capacity(64 * 1024, reader)))
 }
 
-/// A walk error as an I/O error with the path it concerns.
-fn walk_error(e: walkdir::Error) -> (OsString, io::Error) {
-    let path = e.path().map(|p| p.as_os_str().to_os_string()).unwrap_or_default();
+/// A walk error as an I/O error with the path it concerns: the entry's,
+/// or (an error reading a directory's entries, which walkdir gives no
+/// path) the directory's, from `dirs` (see [`Inputs`]).
+fn walk_error(e: walkdir::Error, dirs: &[PathBuf]) -> (OsString, io::Error) {
+    let path = match e.path() {
+        Some(p) => p.as_os_str().to_os_string(),
+        None => e
+            .depth()
+            .checked_sub(1)
+            .and_then(|d| dirs.get(d))
+            .or(dirs.last())
+            .map(|p| p.as_os_str().to_os_string())
+            .unwrap_or_default(),
+    };
     if let Some(ancestor) = e.loop_ancestor() {
         let msg = format!("file system loop: it leads back to {}", ancestor.display());
         return (path, io::Error::other(msg));
@@ -288,7 +311,10 @@ impl Iterator for Inputs {
             if let Some(tree) = &mut self.tree {
                 match tree.next() {
                     Some(Ok(e)) => return Some(Ok(e.into_path().into_os_string())),
-                    Some(Err(e)) => return Some(Err(walk_error(e))),
+                    Some(Err(e)) => {
+                        let dirs = self.dirs.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                        return Some(Err(walk_error(e, &dirs)));
+                    }
                     None => self.tree = None,
                 }
             }

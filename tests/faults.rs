@@ -436,3 +436,211 @@ fn no_signal_from_a_limit() {
     assert_eq!(o.status.signal(), None, "{}", err(&o));
     assert!(o.status.success(), "{}", err(&o));
 }
+
+/// Item 7: `-` and the paths that reach standard input (`/dev/stdin`,
+/// `/dev/fd/0`, `/proc/self/fd/0`) are read by one reader in argument
+/// order (the first gets the data, as in GNU), with one job or several;
+/// and a file's line is written before standard input is waited on.
+#[test]
+fn standard_input_is_read_in_argument_order() {
+    let e = env();
+    for files in [
+        "/dev/stdin -",
+        "- /dev/stdin",
+        "a /dev/fd/0 a - /proc/self/fd/0 a",
+    ] {
+        for jobs in [1, 4] {
+            let m = e.same(&format!("echo hello | MHASH_JOBS={jobs} md5sum {files}; echo $?"));
+            assert!(
+                out(&m).starts_with("b1946ac92492d2347c6235b4d2611184  ")
+                    || out(&m).contains("\nb1946ac92492d2347c6235b4d2611184  "),
+                "{files}: {}",
+                out(&m)
+            );
+        }
+    }
+    for algo in ["md5", "sha256", "sha1"] {
+        let m = e.sh(
+            &e.mh,
+            &format!("echo hello | mhash -j4 -a {algo} /dev/stdin a a - a | cut -d' ' -f3 | tr '\\n' ' '"),
+        );
+        assert_eq!(out(&m), "/dev/stdin a a - a ");
+    }
+    // a's line comes while standard input is still waited on (2 s).
+    let m = e.sh(
+        &e.mh,
+        "s=$(date +%s%N); (sleep 2; echo x) | md5sum a - | { read l; echo \"$l $((($(date +%s%N) - s) / 1000000))\"; cat; }",
+    );
+    let o = out(&m);
+    let first = o.lines().next().unwrap_or_default();
+    let ms: u64 = first.rsplit(' ').next().and_then(|v| v.parse().ok()).expect(&o);
+    assert!(first.starts_with("900150983cd24fb0d6963f7d28e17f72  a "), "{o}");
+    assert!(ms < 1500, "a's line came after {ms} ms: {o}");
+    assert!(o.ends_with("401b30e3b8b5d629635a5c613cdb7919  -\n"), "{o}");
+}
+
+/// The terminal-control bytes a hostile name holds (OSC title, ST, SGR
+/// colour, a newline): none may reach the progress bar's stream raw.
+fn assert_no_raw_name(bar: &[u8], what: &str) {
+    let s = String::from_utf8_lossy(bar);
+    for bad in ["\x1b]0;PWNED", "\x1b\\", "\x1b[31m", "X\nnl"] {
+        assert!(
+            !s.contains(bad),
+            "{what}: the bar printed {bad:?} raw: {:.2000}",
+            s.escape_debug()
+        );
+    }
+    assert!(
+        s.contains("'evil'$'\\033'']0;PWNED'"),
+        "{what}: the name quoted as GNU 9.11's diagnostics: {:.2000}",
+        s.escape_debug()
+    );
+}
+
+/// Item 4: the progress bar quotes names as GNU 9.11's diagnostics do (and
+/// draws any control character left as `?`): a FIFO named
+/// `evil ESC]0;PWNED ESC\ ESC[31mX LF nl`, waited on for 1.5 s while the
+/// bar shows, neither sets the terminal's title or colours nor breaks the
+/// bar. `--progress` to a pipe, and the bar's own choice on a pty
+/// (`script`).
+#[test]
+fn progress_bar_never_prints_a_name_raw() {
+    let e = env();
+    let name = "evil\x1b]0;PWNED\x1b\\\x1b[31mX\nnl";
+    let fifo = e.work.join(name);
+    let mk = || {
+        let _ = fs::remove_file(&fifo);
+        assert!(
+            util::command("mkfifo").arg(&fifo).status().unwrap().success(),
+            "mkfifo"
+        );
+    };
+    mk();
+    let m = e.sh(
+        &e.mh,
+        "n=$(printf 'evil\\033]0;PWNED\\033\\\\\\033[31mX\\nnl'); (sleep 1.5; echo x >\"$n\") & mhash --progress -a md5 \"$n\"; wait",
+    );
+    assert!(m.status.success(), "{}", err(&m));
+    assert_no_raw_name(&m.stderr, "--progress to a pipe");
+    if util::command("script").arg("--version").output().is_err() {
+        skip(
+            "faults::progress_bar_never_prints_a_name_raw (pty)",
+            "script(1) is not installed: the bar on a terminal did NOT run",
+        );
+        return;
+    }
+    mk();
+    let m = e.sh(
+        &e.mh,
+        "n=$(printf 'evil\\033]0;PWNED\\033\\\\\\033[31mX\\nnl'); (sleep 1.5; echo x >\"$n\") & \
+         script -qec 'mhash -a md5 evil* >/dev/null' /dev/null; wait",
+    );
+    assert_no_raw_name(&m.stdout, "the bar on a pty");
+}
+
+/// Item 10: a directory that fails while `-r` reads its entries (EIO
+/// injected into getdents64 on it) is named in the error, the rest of the
+/// tree hashed.
+#[test]
+fn walk_error_names_the_directory() {
+    if !strace_works("walk_error_names_the_directory") {
+        return;
+    }
+    let e = env();
+    e.w("t/sub/f", b"f");
+    e.w("t/g", b"g");
+    let m = e.sh(
+        &e.mh,
+        "strace -f -qq -o /dev/null -P t/sub -e inject=getdents64:error=EIO:when=1 mhash -a md5 -r t; echo $?",
+    );
+    // (strace says where -P resolved to first.)
+    assert!(
+        err(&m).ends_with("\nmhash: t/sub: Input/output error\n"),
+        "{}",
+        err(&m)
+    );
+    assert_eq!(out(&m), "b2f5ff47436671b6e533d8dc3614845d  t/g\n1\n");
+}
+
+/// Item 9: `-j` above the cores starts no more tree-hash (BLAKE3) or
+/// split (CRC) threads than there are cores: threads counted with strace.
+#[test]
+fn jobs_above_the_cores_start_no_more_threads_than_cores() {
+    if !strace_works("jobs_above_the_cores_start_no_more_threads_than_cores") {
+        return;
+    }
+    let e = env();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    e.w("big", &vec![7u8; 70 << 20]);
+    for algo in ["blake3", "crc32b"] {
+        let m = e.sh(
+            &e.mh,
+            &format!(
+                "strace -f -qq -e trace=clone,clone3 -o T mhash -j1000 -a {algo} big >/dev/null && grep -c clone T"
+            ),
+        );
+        let threads: usize = out(&m).trim().parse().unwrap_or_else(|_| panic!("{}", err(&m)));
+        // The pool (or the segments), plus the reading ring's hashing
+        // thread and the progress ticker at most.
+        assert!(
+            threads <= cores + 2,
+            "{algo}: {threads} threads started for {cores} cores"
+        );
+    }
+}
+
+/// Item 8: `--io mmap` never allocates a tmpfs file's holes (the map would
+/// fill the file system until the file is deleted): a 64 MiB sparse file
+/// on tmpfs (`/dev/shm`) still has no blocks after it is hashed.
+#[test]
+fn mmap_allocates_no_tmpfs_backing_store() {
+    let shm = Path::new("/dev/shm");
+    let is_tmpfs = util::command("stat")
+        .args(["-f", "-c", "%T", "/dev/shm"])
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"tmpfs"));
+    if !is_tmpfs {
+        skip(
+            "faults::mmap_allocates_no_tmpfs_backing_store",
+            "/dev/shm is not a tmpfs here: did NOT run",
+        );
+        return;
+    }
+    let td = tempfile::tempdir_in(shm).expect("a directory in /dev/shm");
+    let f = td.path().join("sparse");
+    fs::File::create(&f).unwrap().set_len(64 << 20).unwrap();
+    let e = env();
+    for io in ["mmap", "auto", "read"] {
+        let m = e.sh(
+            &e.mh,
+            &format!(
+                "mhash --io {io} -a crc32b '{}' && stat -c %b '{}'",
+                f.display(),
+                f.display()
+            ),
+        );
+        assert_eq!(
+            out(&m).lines().last(),
+            Some("0"),
+            "--io {io}: {} {}",
+            out(&m),
+            err(&m)
+        );
+    }
+}
+
+/// Also: an endless `--files-from -` into /dev/full stops at the first
+/// write error (`write error`, as GNU 9.1 words it; exit 1), one job or
+/// several, instead of reading names for ever.
+#[test]
+fn endless_files_from_into_dev_full_stops() {
+    let e = env();
+    for jobs in [1, 4] {
+        let m = e.sh(
+            &e.mh,
+            &format!("yes a | timeout 60 mhash -j{jobs} -a md5 --files-from - >/dev/full; echo $?"),
+        );
+        assert_eq!(out(&m), "1\n", "-j{jobs}: {}", err(&m));
+        assert_eq!(err(&m), "mhash: write error\n");
+    }
+}

@@ -62,6 +62,31 @@ pub fn may_map(mode: IoMode, algo: Algorithm) -> bool {
         }
 }
 
+/// True when `file` lives on a file system whose backing store is memory
+/// (tmpfs, ramfs, hugetlbfs), where mapping it could allocate its holes.
+fn in_memory_fs(file: &File) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: fstatfs writes only into `st`.
+        let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut st) } != 0 {
+            return false;
+        }
+        const TMPFS_MAGIC: i64 = 0x0102_1994;
+        const RAMFS_MAGIC: i64 = 0x8584_58f6;
+        const HUGETLBFS_MAGIC: i64 = 0x9584_58f6;
+        #[allow(clippy::unnecessary_cast)]
+        let kind = st.f_type as i64;
+        matches!(kind, TMPFS_MAGIC | RAMFS_MAGIC | HUGETLBFS_MAGIC)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = file;
+        false
+    }
+}
+
 /// The algorithms `auto` maps (files of at least 1 MiB): none, see
 /// [`should_map`].
 const AUTO_MAP_KINDS: [AlgoKind; 0] = [];
@@ -73,6 +98,12 @@ const AUTO_MAP_KINDS: [AlgoKind; 0] = [];
 /// `mmap(2)` failed (e.g. a file system that cannot map); nothing has been
 /// promised about the hasher's state then, and the caller starts again.
 pub fn feed_mapped(file: &File, size: u64, hasher: &mut dyn Hasher, total: &mut u64) -> io::Result<Outcome> {
+    if in_memory_fs(file) {
+        // A fault on a hole of a tmpfs file allocates a page for it (the
+        // file system's memory, until the file is deleted): read(2) gives
+        // its zeros without allocating. The caller streams it instead.
+        return Err(io::Error::from(io::ErrorKind::Unsupported));
+    }
     guard::install();
     let mut off = 0u64;
     while off < size {

@@ -201,7 +201,11 @@ fn stream(
     threads: usize,
     on_big: &mut dyn FnMut(),
 ) -> io::Result<u64> {
-    let parallel = threads > 1 && matches!(hasher.capability(), Capability::Tree(_) | Capability::Multi(_));
+    let tree = matches!(hasher.capability(), Capability::Tree(_));
+    // A tree hash runs on rayon's pool: where that cannot start (memory
+    // short), it runs on this thread alone.
+    let parallel =
+        threads > 1 && (matches!(hasher.capability(), Capability::Multi(_)) || tree && tree_pool(threads));
     if !parallel {
         return feed_then(reader, hasher, buf.bytes(), total, on_big);
     }
@@ -228,15 +232,35 @@ fn stream(
     // slots from the ring, spreading each over rayon's threads, while this
     // thread reads the next (b3sum hashes large files multi-threaded only
     // from a map; here reading overlaps hashing, and memory stays bounded).
-    static POOL: std::sync::Once = std::sync::Once::new();
-    POOL.call_once(|| {
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global();
-    });
     fanout::feed(reader, vec![hasher], PARALLEL_CHUNK, &bytes[..n], total)?;
     Ok(*total)
 }
+
+/// Starts rayon's global pool for tree hashes (BLAKE3) once: `threads`
+/// threads, never more than the cores ([`crate::sched::cores`]: more
+/// only adds switching, `-j1000` took 42 s where `-j2` took 0.22 s), on
+/// small stacks, and only while memory allows. Returns whether the pool
+/// is there (if it is not, a tree hash must not call into rayon, whose
+/// own start would abort the process).
+fn tree_pool(threads: usize) -> bool {
+    static POOL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *POOL.get_or_init(|| {
+        let n = threads.min(crate::sched::cores()).max(1);
+        // Each thread: its stack and 1 MiB for the C library's own.
+        if !crate::sched::fits(n * (WORKER_STACK + (1 << 20))) {
+            return false;
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .stack_size(WORKER_STACK)
+            .build_global()
+            .is_ok()
+    })
+}
+
+/// Stack size of the tree hash's pool threads: 256 KiB (hashing needs
+/// little stack).
+const WORKER_STACK: usize = 256 * 1024;
 
 /// Hashes the input named `name` (`-` = standard input) with `algo`,
 /// reading regular files as `mode` says.
@@ -328,6 +352,10 @@ pub fn digest_inputs(
     };
     // Threads for one large input (BLAKE3's tree, or one per digest).
     let stream_threads = opts.threads.map_or(1, crate::sched::effective_jobs);
+    // One file split across threads: no more than the cores.
+    let split_threads = opts
+        .threads
+        .map(|t| crate::sched::effective_jobs(t).min(crate::sched::cores()));
     // Throws away what was hashed and rewinds: the file changed under a
     // map or a split read, and is read again as it is now.
     let restart = |f: &mut File, hasher: &mut Box<dyn Hasher>, total: &mut u64| -> io::Result<()> {
@@ -377,7 +405,7 @@ pub fn digest_inputs(
             }
         } else if let Some(size) = size
             && size >= SPLIT_MIN
-            && let Some(threads) = opts.threads.map(crate::sched::effective_jobs)
+            && let Some(threads) = split_threads
             && threads > 1
             && !read_errors_end_input
             && matches!(hasher.capability(), Capability::Combine(_))

@@ -105,6 +105,12 @@ impl Console {
         }
     }
 
+    /// True once a write to standard output has failed (the run should
+    /// take no more inputs: nothing more can be printed).
+    pub fn write_failed(&self) -> bool {
+        self.write_error.is_some()
+    }
+
     /// Writes out what standard output holds (GNU writes each checksum
     /// line when its file is done); a failure is kept for [`Console::finish`].
     pub fn flush_now(&mut self) {
