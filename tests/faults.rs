@@ -644,3 +644,48 @@ fn endless_files_from_into_dev_full_stops() {
         assert_eq!(err(&m), "mhash: write error\n");
     }
 }
+
+/// Also: SIGINT while the bar shows on a terminal (a pty, `script`)
+/// clears the bar's line before the process dies of the signal: the last
+/// bytes on the terminal are `CR ESC[2K`.
+#[test]
+fn sigint_with_the_progress_bar_leaves_the_terminal_clean() {
+    if util::command("script").arg("--version").output().is_err() {
+        skip(
+            "faults::sigint_with_the_progress_bar_leaves_the_terminal_clean",
+            "script(1) is not installed: did NOT run",
+        );
+        return;
+    }
+    let e = env();
+    assert!(
+        util::command("mkfifo")
+            .arg(e.work.join("fifo"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    // python3 starts mhash with SIGINT at its default (a shell's
+    // background job would have it ignored), waits while the bar shows,
+    // interrupts it and prints how it ended.
+    let py = "import subprocess,time,signal\n\
+              p=subprocess.Popen(['mhash','--progress','-a','md5','fifo'])\n\
+              time.sleep(1.5)\n\
+              p.send_signal(signal.SIGINT)\n\
+              try:\n    print('status', p.wait(timeout=30))\n\
+              except subprocess.TimeoutExpired:\n    p.kill()\n    print('not ended by SIGINT')";
+    e.w("int.py", py.as_bytes());
+    let m = e.sh(&e.mh, "timeout 60 script -qec 'python3 int.py' /dev/null");
+    let o = out(&m);
+    assert!(
+        o.contains("status -2"),
+        "mhash was not killed by SIGINT: {}",
+        o.escape_debug()
+    );
+    let before = &o[..o.find("status -2").unwrap()];
+    assert!(
+        before.ends_with("\r\x1b[2K"),
+        "the bar's line is not cleared last: {}",
+        before[before.len().saturating_sub(300)..].escape_debug()
+    );
+}
