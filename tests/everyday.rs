@@ -448,9 +448,11 @@ fn json_hash_records_parse_back_field_by_field() {
     assert_eq!(e["algorithm"], "sha256");
     assert_eq!(e["error"], "No such file or directory");
     assert!(e.get("digest").is_none() && e.get("size").is_none());
-    // Not UTF-8: the exact bytes, as an array.
+    // Not UTF-8: still a string, and the exact bytes beside it, as an array.
     let bytes: Vec<u64> = b"bad\xffname".iter().map(|&b| u64::from(b)).collect();
-    assert_eq!(recs[3]["path"], serde_json::json!(bytes));
+    assert_eq!(recs[3]["path"], "bad\u{fffd}name");
+    assert_eq!(recs[3]["path_bytes"], serde_json::json!(bytes));
+    assert!(recs[0].get("path_bytes").is_none());
     assert_eq!(recs[3]["digest"], SHA256_ABC);
 }
 

@@ -689,3 +689,26 @@ fn sigint_with_the_progress_bar_leaves_the_terminal_clean() {
         before[before.len().saturating_sub(300)..].escape_debug()
     );
 }
+
+/// Also: `--json` keeps a name that is not UTF-8 lossless without
+/// changing `path`'s type: a string (U+FFFD for the bad byte) plus
+/// `path_bytes`, only where needed; likewise `checksum_file_bytes`.
+#[test]
+fn json_keeps_a_non_utf8_name_lossless() {
+    let e = env();
+    let m = e.sh(&e.mh, "printf x > $'a\\377b' && mhash --json -a md5 $'a\\377b' a");
+    assert_eq!(
+        out(&m),
+        "{\"path\":\"a\u{fffd}b\",\"path_bytes\":[97,255,98],\"size\":1,\"algorithm\":\"md5\",\"digest\":\"9dd4e461268c8034f5c8564e155c67a6\"}\n\
+         {\"path\":\"a\",\"size\":3,\"algorithm\":\"md5\",\"digest\":\"900150983cd24fb0d6963f7d28e17f72\"}\n"
+    );
+    let m = e.sh(
+        &e.mh,
+        "printf x > $'a\\377b' && mhash -a md5 $'a\\377b' > $'s\\376' && mhash --json -c $'s\\376'",
+    );
+    assert_eq!(
+        out(&m),
+        "{\"checksum_file\":\"s\u{fffd}\",\"checksum_file_bytes\":[115,254],\"line\":1,\
+         \"path\":\"a\u{fffd}b\",\"path_bytes\":[97,255,98],\"algorithm\":\"md5\",\"chosen_by\":\"length\",\"outcome\":\"ok\"}\n"
+    );
+}

@@ -14,35 +14,50 @@
 //! {"checksum_file":"SHA256SUMS","line":1,"path":"abc","algorithm":"sha256","chosen_by":"file name","outcome":"ok"}
 //! ```
 //!
-//! A path is a JSON string when it is valid UTF-8, else an array of its
-//! byte values, so no name is ever altered. Fields that do not apply are
-//! left out rather than `null`.
+//! A path is always a JSON string (`path`, `checksum_file`); where the name
+//! is not valid UTF-8 that string has U+FFFD in place of each bad sequence
+//! and a second field, `path_bytes` (`checksum_file_bytes`), holds its
+//! exact bytes as an array of numbers, so no name is lost and no field
+//! changes type:
+//!
+//! ```text
+//! {"path":"a\u{fffd}b","path_bytes":[97,255,98],"size":3,"algorithm":"md5","digest":"..."}
+//! ```
+//!
+//! Fields that do not apply are left out rather than `null`.
 
 use super::{Console, LineAt, Verdict};
 use crate::algo::Algorithm;
 use crate::config::Encoding;
 use serde::Serialize;
 
-/// A file name: a string when it is valid UTF-8, else its bytes.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Name<'a> {
-    Text(&'a str),
-    Bytes(&'a [u8]),
+/// A file name as its JSON string (invalid UTF-8 replaced) and, only
+/// where that lost something, its bytes.
+struct Name<'a> {
+    text: std::borrow::Cow<'a, str>,
+    bytes: Option<&'a [u8]>,
 }
 
 impl<'a> Name<'a> {
     fn new(b: &'a [u8]) -> Name<'a> {
         match std::str::from_utf8(b) {
-            Ok(s) => Name::Text(s),
-            Err(_) => Name::Bytes(b),
+            Ok(s) => Name {
+                text: s.into(),
+                bytes: None,
+            },
+            Err(_) => Name {
+                text: String::from_utf8_lossy(b),
+                bytes: Some(b),
+            },
         }
     }
 }
 
 #[derive(Serialize)]
 struct HashRecord<'a> {
-    path: Name<'a>,
+    path: std::borrow::Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_bytes: Option<&'a [u8]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     size: Option<u64>,
     algorithm: String,
@@ -62,16 +77,19 @@ pub fn hash_record(
     result: Result<(&[u8], u64), &std::io::Error>,
     encoding: Encoding,
 ) {
+    let Name { text, bytes } = Name::new(name);
     let rec = match result {
         Ok((digest, size)) => HashRecord {
-            path: Name::new(name),
+            path: text,
+            path_bytes: bytes,
             size: Some(size),
             algorithm: algo.name(),
             digest: Some(super::digest_text(digest, encoding)),
             error: None,
         },
         Err(e) => HashRecord {
-            path: Name::new(name),
+            path: text,
+            path_bytes: bytes,
             size: None,
             algorithm: algo.name(),
             digest: None,
@@ -97,10 +115,14 @@ pub enum Outcome {
 
 #[derive(Serialize)]
 struct CheckRecord<'a> {
-    checksum_file: Name<'a>,
+    checksum_file: std::borrow::Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checksum_file_bytes: Option<&'a [u8]>,
     line: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    path: Option<Name<'a>>,
+    path: Option<std::borrow::Cow<'a, str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_bytes: Option<&'a [u8]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     algorithm: Option<String>,
     /// How the algorithm was decided: `tag`, `-a`, `file name`, `length`,
@@ -122,10 +144,17 @@ pub fn check_record(
     outcome: Outcome,
     error: Option<String>,
 ) {
+    let cf = Name::new(at.checksum_file);
+    let (path, path_bytes) = match file.map(|(n, _)| Name::new(n)) {
+        Some(Name { text, bytes }) => (Some(text), bytes),
+        None => (None, None),
+    };
     let rec = CheckRecord {
-        checksum_file: Name::new(at.checksum_file),
+        checksum_file: cf.text,
+        checksum_file_bytes: cf.bytes,
         line: at.line,
-        path: file.map(|(n, _)| Name::new(n)),
+        path,
+        path_bytes,
         algorithm: file.map(|(_, a)| a.name()),
         chosen_by: file.map(|_| at.chosen),
         outcome,
@@ -193,13 +222,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_that_are_not_utf8_become_byte_arrays() {
+    fn names_that_are_not_utf8_keep_a_string_and_add_their_bytes() {
         let mut out = Vec::new();
         let algo = Algorithm::new(crate::algo::AlgoKind::Md5);
         hash_record(&mut out, b"a\xffb", algo, Ok((&[0xab, 0xcd], 7)), Encoding::Hex);
+        hash_record(&mut out, b"ab", algo, Ok((&[0xab, 0xcd], 7)), Encoding::Hex);
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "{\"path\":[97,255,98],\"size\":7,\"algorithm\":\"md5\",\"digest\":\"abcd\"}\n"
+            "{\"path\":\"a\u{fffd}b\",\"path_bytes\":[97,255,98],\"size\":7,\"algorithm\":\"md5\",\"digest\":\"abcd\"}\n\
+             {\"path\":\"ab\",\"size\":7,\"algorithm\":\"md5\",\"digest\":\"abcd\"}\n"
         );
     }
 }
