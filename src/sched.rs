@@ -272,14 +272,21 @@ where
         for _ in 1..jobs {
             // Where memory is short (a thread stack or a buffer cannot be
             // had), the run goes on with the threads it has.
-            let Some(buf) = S::another().filter(|_| headroom()) else {
+            let Some(buf) = S::another() else {
                 break;
             };
-            let spawned = std::thread::Builder::new()
-                .name("mhash-worker".into())
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(s, move || worker(buf));
-            if spawned.is_err() {
+            // The check and the stack's mapping together (see `budgeted`).
+            let spawned = budgeted(WORKER_STACK + (1 << 20), || {
+                if !headroom() {
+                    return None;
+                }
+                std::thread::Builder::new()
+                    .name("mhash-worker".into())
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(s, move || worker(buf))
+                    .ok()
+            });
+            if spawned.is_none() {
                 break;
             }
         }
@@ -333,8 +340,8 @@ pub const MEMORY_RESERVE: usize = 8 << 20;
 
 /// Bytes of address space this process may still map under its
 /// `RLIMIT_AS` (`ulimit -v`): the limit less the current size
-/// (`/proc/self/statm`); `None` when there is no limit (or it cannot be
-/// read).
+/// (`/proc/self/statm`; 0 when that cannot be read); `None` when there is
+/// no limit.
 pub fn address_space_left() -> Option<usize> {
     #[cfg(target_os = "linux")]
     {
@@ -346,12 +353,18 @@ pub fn address_space_left() -> Option<usize> {
         if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0 || lim.rlim_cur == libc::RLIM_INFINITY {
             return None;
         }
-        let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-        let pages: u64 = statm.split_whitespace().next()?.parse().ok()?;
+        limit_arenas();
+        // Unreadable (descriptors exhausted: `ulimit -n` too): count
+        // nothing as free, so that nothing more is started.
+        let Some(pages) = std::fs::read_to_string("/proc/self/statm")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        else {
+            return Some(0);
+        };
         // SAFETY: sysconf has no side effects.
         let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
         let used = pages.saturating_mul(page);
-        limit_arenas();
         Some(usize::try_from(lim.rlim_cur.saturating_sub(used)).unwrap_or(usize::MAX))
     }
     #[cfg(not(target_os = "linux"))]
@@ -377,6 +390,19 @@ fn limit_arenas() {
 /// [`MEMORY_RESERVE`] still stays free (always true without a limit).
 pub fn fits(bytes: usize) -> bool {
     address_space_left().is_none_or(|left| left >= bytes.saturating_add(MEMORY_RESERVE))
+}
+
+/// Runs `alloc` (which maps `bytes` or so: a buffer, a thread's stack)
+/// only if [`fits`] says `bytes` can be had, one caller at a time: threads
+/// that check and allocate at once could each see the same room free.
+/// `None` when it does not fit or `alloc` gives nothing.
+pub fn budgeted<T>(bytes: usize, alloc: impl FnOnce() -> Option<T>) -> Option<T> {
+    static BUDGET: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = lock(&BUDGET);
+    if !fits(bytes) {
+        return None;
+    }
+    alloc()
 }
 
 /// True when a thread started now (its stack, its buffer having been

@@ -326,6 +326,25 @@ fn address_space_limits_end_in_no_abort() {
             &format!("(ulimit -v {kib} && MHASH_JOBS=8 exec md5sum d/f*) | sort"),
         );
         assert_eq!(out(&m), sorted.join("\n") + "\n");
+        // Both limits at once: the size is read from /proc, which needs a
+        // descriptor (unreadable, nothing more may start). The list names
+        // the files 10 times: the old race showed in about 1 run in 6 of
+        // 5,000 files.
+        let list: Vec<&str> = sorted.iter().map(|l| &l[34..]).collect();
+        e.w("LIST", (list.join("\n") + "\n").repeat(10).as_bytes());
+        e.w("SUMS10", sums.repeat(10).as_bytes());
+        for _ in 0..3 {
+            for n in [8, 16] {
+                for cmd in [
+                    "MHASH_JOBS=8 exec md5sum -c SUMS",
+                    "exec mhash -j8 -a md5 --files-from LIST",
+                ] {
+                    let cmd = format!("(ulimit -v {kib} && ulimit -n {n} && {cmd}) >o 2>e; echo $?; cat e");
+                    let m = e.sh(&e.mh, &cmd);
+                    assert_eq!(out(&m), "0\n", "{cmd}");
+                }
+            }
+        }
     }
 }
 

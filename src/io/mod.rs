@@ -48,10 +48,7 @@ impl crate::sched::WorkerState for ReadBuf {
     }
     fn another() -> Option<Self> {
         // Under `ulimit -v`, only while the run's reserve stays free.
-        if !crate::sched::fits(read_size() + 4096) {
-            return None;
-        }
-        ReadBuf::try_new()
+        crate::sched::budgeted(read_size() + 4096, ReadBuf::try_new)
     }
 }
 
@@ -247,14 +244,14 @@ fn tree_pool(threads: usize) -> bool {
     *POOL.get_or_init(|| {
         let n = threads.min(crate::sched::cores()).max(1);
         // Each thread: its stack and 1 MiB for the C library's own.
-        if !crate::sched::fits(n * (WORKER_STACK + (1 << 20))) {
-            return false;
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .stack_size(WORKER_STACK)
-            .build_global()
-            .is_ok()
+        crate::sched::budgeted(n * (WORKER_STACK + (1 << 20)), || {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .stack_size(WORKER_STACK)
+                .build_global()
+                .ok()
+        })
+        .is_some()
     })
 }
 

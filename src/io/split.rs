@@ -52,7 +52,8 @@ pub fn feed_segments(
         for (&(start, end), seg) in bounds[1..].iter().zip(segs) {
             // No memory or no thread to be had: the segment is hashed
             // here, afterwards.
-            let spawned = match ReadBuf::try_new().filter(|_| crate::sched::headroom()) {
+            let buf = crate::sched::budgeted(super::read_size() + 4096, ReadBuf::try_new);
+            let spawned = match buf.filter(|_| crate::sched::headroom()) {
                 Some(buf) => std::thread::Builder::new()
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
