@@ -6,6 +6,8 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::SeqCst;
 
 /// The C library's message for an I/O error (GNU's `strerror (errno)`),
 /// e.g. "No such file or directory"; for errors without an errno, Rust's
@@ -193,7 +195,10 @@ mod tests {
 /// Inputs open now (files being hashed), process-wide, and a signal for
 /// each close: a thread that finds descriptors exhausted (EMFILE, ENFILE)
 /// waits for another thread's input to close instead of failing the file.
-static OPEN_INPUTS: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+static OPEN_INPUTS: AtomicUsize = AtomicUsize::new(0);
+/// Threads waiting for a close (a close signals only when there are).
+static WAITING: AtomicUsize = AtomicUsize::new(0);
+static WAIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 static INPUT_CLOSED: std::sync::Condvar = std::sync::Condvar::new();
 
 /// How many times an open that finds descriptors exhausted, with no input
@@ -287,15 +292,12 @@ pub fn close_file(f: File) -> io::Result<()> {
     Ok(())
 }
 
-fn lock_open() -> std::sync::MutexGuard<'static, usize> {
-    OPEN_INPUTS.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 fn released() {
-    let mut n = lock_open();
-    *n = n.saturating_sub(1);
-    drop(n);
-    INPUT_CLOSED.notify_all();
+    OPEN_INPUTS.fetch_sub(1, SeqCst);
+    if WAITING.load(SeqCst) > 0 {
+        let _g = WAIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        INPUT_CLOSED.notify_all();
+    }
 }
 
 /// Opens `path` for reading (`nonblock`: with `O_NONBLOCK`, so that a FIFO
@@ -323,26 +325,24 @@ pub fn open_input(path: &std::path::Path, nonblock: bool, holding: bool) -> io::
     let _ = nonblock;
     let mut idle_tries = 0;
     loop {
-        let seen = *lock_open();
+        let seen = OPEN_INPUTS.load(SeqCst);
         match o.open(path) {
             Ok(file) => {
-                *lock_open() += 1;
+                OPEN_INPUTS.fetch_add(1, SeqCst);
                 return Ok(Input { file: Some(file) });
             }
             Err(e) if fds_exhausted(&e) && !holding => {
-                let mut n = lock_open();
-                if *n > 0 {
-                    // Wait for another thread's input to close (or for
-                    // the count to change since the failed open).
-                    if *n == seen {
-                        n = INPUT_CLOSED
-                            .wait_timeout(n, std::time::Duration::from_millis(50))
-                            .map_or_else(|e| e.into_inner().0, |r| r.0);
+                if OPEN_INPUTS.load(SeqCst) > 0 {
+                    // Wait for another thread's input to close (unless one
+                    // did since the failed open); 50 ms at most.
+                    WAITING.fetch_add(1, SeqCst);
+                    let g = WAIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+                    if OPEN_INPUTS.load(SeqCst) == seen {
+                        let _ = INPUT_CLOSED.wait_timeout(g, std::time::Duration::from_millis(50));
                     }
-                    drop(n);
+                    WAITING.fetch_sub(1, SeqCst);
                     continue;
                 }
-                drop(n);
                 if idle_tries == EXHAUSTED_RETRIES {
                     return Err(e);
                 }
