@@ -11,6 +11,7 @@ mod util;
 mod beyond_gnu;
 mod everyday;
 mod gnu_compat;
+mod gnu_fixtures;
 mod inprocess;
 mod lanes;
 mod lanes_cli;

@@ -29,11 +29,25 @@ use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
 
 /// The check-mode state GNU keeps for the whole run, across checksum files.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Session {
     /// The tag of the last tagged line read in any checksum file (GNU
     /// cksum's global `DIGEST_TYPE_STRING`).
     pub last_tag: Option<&'static str>,
+    /// GNU's static `bsd_reversed` (src/cksum.c): the first valid untagged
+    /// line of the run fixes the form (`HEX  NAME` or `HEX NAME`) for every
+    /// later checksum file, in 9.1 as in 9.11. The native face resets it
+    /// per file.
+    pub bsd_reversed: i8,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session {
+            last_tag: None,
+            bsd_reversed: -1,
+        }
+    }
 }
 
 /// Verifies every checksum file of `job` in order. Returns true when GNU
@@ -113,6 +127,10 @@ pub fn check_file(
     };
     let mut parser = Parser::new(rules::expectations(job, &name), is_stdin);
     parser.last_tag = session.last_tag;
+    let run_wide = job.dialect != crate::config::Dialect::Native;
+    if run_wide {
+        parser.bsd_reversed = session.bsd_reversed;
+    }
     let mut lines = Lines {
         reader: BufReader::with_capacity(64 * 1024, reader),
         parser,
@@ -134,6 +152,9 @@ pub fn check_file(
     };
     let lost = schedule(common, &mut lines, &mut |ev, more| out.emit(con, ev, more));
     session.last_tag = lines.parser.last_tag;
+    if run_wide {
+        session.bsd_reversed = lines.parser.bsd_reversed;
+    }
     if lost > 0 {
         con.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
         return false;

@@ -75,8 +75,9 @@ pub struct Parser {
     /// What lines may use.
     pub expect: Expect,
     /// GNU's `bsd_reversed`: -1 unknown, 0 standard lines seen, 1 one-space
-    /// lines seen; the two forms may not be mixed in one file.
-    bsd_reversed: i8,
+    /// lines seen; the two forms may not be mixed (GNU keeps it for the
+    /// whole run, across checksum files: see [`super::Session`]).
+    pub bsd_reversed: i8,
     /// The checksum file is standard input (a line may then not name `-`).
     is_stdin: bool,
     /// The base tag of the last tagged line seen (GNU cksum's

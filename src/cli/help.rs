@@ -7,6 +7,9 @@ use crate::config::{GnuCompat, Personality};
 /// What `--help` prints under a GNU name; `prog` is `argv[0]` as invoked
 /// (GNU prints `program_name` in the Usage line).
 pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
+    if p == Personality::Sum {
+        return sum_help(prog);
+    }
     let mut s = String::new();
     s.push_str(&format!("Usage: {prog} [OPTION]... [FILE]...\n"));
     if p == Personality::Cksum {
@@ -96,6 +99,26 @@ pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
          or available locally via: info '(coreutils) {info}'\n"
     ));
     s
+}
+
+/// GNU `sum --help` (the same text in 9.1 and 9.11).
+fn sum_help(prog: &str) -> String {
+    format!(
+        "Usage: {prog} [OPTION]... [FILE]...\n\
+         Print or check BSD (16-bit) checksums.\n\
+         \n\
+         With no FILE, or when FILE is -, read standard input.\n\
+         \n\
+         \x20 -r              use BSD sum algorithm (the default), use 1K blocks\n\
+         \x20 -s, --sysv      use System V sum algorithm, use 512 bytes blocks\n\
+         \x20     --help        display this help and exit\n\
+         \x20     --version     output version information and exit\n\
+         \n\
+         GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n\
+         Report any translation bugs to <https://translationproject.org/team/>\n\
+         Full documentation <https://www.gnu.org/software/coreutils/sum>\n\
+         or available locally via: info '(coreutils) sum invocation'\n"
+    )
 }
 
 /// The part of `--help` after the options: cksum's DIGEST list, or the

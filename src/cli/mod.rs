@@ -471,7 +471,7 @@ fn output_options(cmd: Command) -> Command {
             .long("install-links")
             .value_name("DIR")
             .value_parser(clap::value_parser!(std::path::PathBuf))
-            .help("create md5sum, sha1sum, ..., b2sum, cksum in DIR as links to this binary, then exit")
+            .help("create md5sum, sha1sum, ..., b2sum, cksum, sum in DIR as links to this binary, then exit")
             .help_heading("Installing"),
     )
     .arg(

@@ -283,6 +283,9 @@ fn replay(p: Personality, opts: &[Opt]) -> Typed {
                 "base64" => t.base64 = true,
                 "raw" => t.raw = true,
                 "debug" => t.debug = true,
+                // sum: `-r` / `-s`, the last one wins.
+                "bsd" => t.choice = Some(AlgoChoice::Kind(AlgoKind::Bsd)),
+                "sysv" => t.choice = Some(AlgoChoice::Kind(AlgoKind::Sysv)),
                 _ => {}
             },
         }
