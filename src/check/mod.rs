@@ -141,6 +141,7 @@ pub fn check_file(
         line_no: 0,
         done: false,
         stdin_buf: None,
+        old_quotes: common.compat == crate::config::GnuCompat::V9_1,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -232,6 +233,8 @@ struct Lines<'a> {
     /// Standard input named in a checksum file is read here, in order,
     /// never by two threads at once.
     stdin_buf: Option<io::ReadBuf>,
+    /// GNU 9.1's quoting of names in messages.
+    old_quotes: bool,
 }
 
 impl Lines<'_> {
@@ -274,7 +277,8 @@ impl Lines<'_> {
     /// The scheduler's item for a parsed line.
     fn item(&mut self, parsed: Result<parse::CheckLine, LineError>) -> Item<Listed, Event> {
         let line = self.line_no;
-        let at = |msg: String| [&quote::quotef(self.display)[..], msg.as_bytes()].concat();
+        let shown = quote::quotef_compat(self.display, self.old_quotes);
+        let at = |msg: String| [&shown[..], msg.as_bytes()].concat();
         match parsed {
             Ok(p) => {
                 let listed = Listed {
@@ -332,7 +336,8 @@ impl Outcomes<'_> {
         match ev {
             Event::ReadError => {
                 self.aborted = true;
-                con.error_msg(&[&quote::quotef(self.display)[..], b": read error"].concat());
+                let msg = [&con.quotef(self.display)[..], b": read error"].concat();
+                con.error_msg(&msg);
             }
             _ if self.aborted => {}
             Event::Misformatted { msg, ambiguous, line } => {

@@ -40,7 +40,7 @@ pub struct GetoptError(pub String);
 
 impl From<GetoptError> for crate::error::Error {
     fn from(e: GetoptError) -> crate::error::Error {
-        crate::error::Error::usage(e.0)
+        crate::error::Error::Getopt(e.0)
     }
 }
 

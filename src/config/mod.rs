@@ -30,6 +30,9 @@ pub struct Common {
     /// `argv[0]` as invoked: the prefix of every diagnostic (GNU's
     /// `program_name`), as [`crate::text::lossless`] text.
     pub prog: String,
+    /// The prefix of diagnostics other than getopt's ([`crate::cli`]'s
+    /// `message_prog`: GNU 9.11 prints the bare name there).
+    pub msg_prog: String,
     /// The GNU release whose differences are reproduced.
     pub compat: GnuCompat,
     /// Worker threads (`-j N`, else `MHASH_JOBS`); 0 = one per core.
