@@ -47,6 +47,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
             infer_by_length: false,
             base64: true,
             short_lines: true,
+            length_needs_digit: true,
         };
     }
     let b2 = a.kind == AlgoKind::Blake2b;
@@ -58,6 +59,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
         infer_by_length: false,
         base64: true,
         short_lines: b2,
+        length_needs_digit: true,
     }
 }
 

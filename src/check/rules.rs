@@ -66,6 +66,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             infer_by_length: false,
             base64: job.base64,
             short_lines: b2,
+            length_needs_digit: job.gnu_level >= crate::algo::GnuSince::V9_4,
         };
     }
     let native = job.dialect == Dialect::Native;
@@ -86,6 +87,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         infer_by_length: untagged.is_none() && (native || !job.family.is_empty()),
         base64: job.base64,
         short_lines: true,
+        length_needs_digit: job.gnu_level >= crate::algo::GnuSince::V9_4,
     }
 }
 

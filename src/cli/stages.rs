@@ -421,7 +421,8 @@ fn post_checks(p: Personality, old: bool, t: &Typed, algo: Algorithm, low: &LowA
     }
     let tagged = t.tag.unwrap_or(p == Personality::Cksum);
     if p.is_gnu() && !old {
-        return gnu_9_11_checks(p, t, tagged);
+        gnu_9_11_checks(p, t, tagged)?;
+        return native_checks(t, low);
     }
     if tagged && t.binary == Some(false) {
         return Err(Error::usage(if p == Personality::Cksum {
