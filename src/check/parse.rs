@@ -222,6 +222,14 @@ impl Parser {
         if escaped {
             i += 1;
         }
+        // GNU 9.11's family tags: `SHA2-256 (f)`, `SHA3-0x100 (f)` (the
+        // length in C syntax), bare `SHA2 (f)`/`SHA3 (f)` for 512 bits.
+        if self.expect.tag_rule != TagRule::Strict
+            && self.expect.length_needs_digit
+            && let Some(r) = self.family_tag(s, i, escaped)
+        {
+            return r;
+        }
         // BSD tagged line?
         for kind in self.expect.tag_kinds.clone() {
             let tag = kind.tag().unwrap_or_default();
@@ -288,6 +296,56 @@ impl Parser {
             return self.bsd_split(&s[j + 1..], algo, escaped);
         }
         self.untagged(s, i, escaped)
+    }
+
+    /// A `SHA2`/`SHA3` family tag at `s[i..]`, if the line has one whose
+    /// member the expectations allow: the parsed line, or why not.
+    fn family_tag(&mut self, s: &[u8], i: usize, escaped: bool) -> Option<Result<CheckLine, LineError>> {
+        use AlgoKind::*;
+        for (fam, members) in [
+            (
+                &b"SHA2"[..],
+                [(224, Sha224), (256, Sha256), (384, Sha384), (512, Sha512)],
+            ),
+            (
+                &b"SHA3"[..],
+                [(224, Sha3_224), (256, Sha3_256), (384, Sha3_384), (512, Sha3_512)],
+            ),
+        ] {
+            if !s[i..].starts_with(fam) || !members.iter().any(|(_, k)| self.expect.tag_kinds.contains(k)) {
+                continue;
+            }
+            let mut j = i + fam.len();
+            let bits = match s.get(j) {
+                Some(b'-') => {
+                    if !s.get(j + 1).is_some_and(u8::is_ascii_digit) {
+                        return Some(Err(LineError::Malformed));
+                    }
+                    let Some((bits, used)) = strtoumax_base0(&s[j + 1..]) else {
+                        return Some(Err(LineError::Malformed));
+                    };
+                    j += 1 + used;
+                    bits
+                }
+                Some(b' ' | b'(') => 512,
+                _ => continue,
+            };
+            let Some(&(_, kind)) = members.iter().find(|(b, _)| *b == bits) else {
+                return Some(Err(LineError::Malformed));
+            };
+            if !self.expect.tag_kinds.contains(&kind) {
+                return Some(Err(LineError::Malformed));
+            }
+            if s.get(j) == Some(&b' ') {
+                j += 1;
+            }
+            if s.get(j) != Some(&b'(') {
+                return Some(Err(LineError::Malformed));
+            }
+            self.last_tag = kind.tag();
+            return Some(self.bsd_split(&s[j + 1..], Algorithm::new(kind), escaped));
+        }
+        None
     }
 
     /// `NAME) = DIGEST`, the name running to the last `)`.
