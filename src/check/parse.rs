@@ -86,6 +86,10 @@ pub struct Parser {
     /// The base tag of the last tagged line seen (GNU cksum's
     /// `DIGEST_TYPE_STRING`, which a tag switches), if any.
     pub last_tag: Option<&'static str>,
+    /// Under `-a sha2`/`-a sha3` (several tags, inference by length): the
+    /// algorithm of the first tagged line, which GNU 9.11 then uses for
+    /// untagged lines.
+    fixed_by_tag: Option<Algorithm>,
 }
 
 fn is_white(b: u8) -> bool {
@@ -197,6 +201,7 @@ impl Parser {
             bsd_reversed: -1,
             is_stdin,
             last_tag: None,
+            fixed_by_tag: None,
         }
     }
 
@@ -293,9 +298,23 @@ impl Parser {
                 }
                 return Err(LineError::Malformed);
             }
-            return self.bsd_split(&s[j + 1..], algo, escaped);
+            let line = self.bsd_split(&s[j + 1..], algo, escaped);
+            self.fix_by_tag(&line);
+            return line;
         }
         self.untagged(s, i, escaped)
+    }
+
+    /// Records the first tagged line's algorithm under `-a sha2`/`-a sha3`.
+    fn fix_by_tag(&mut self, line: &Result<CheckLine, LineError>) {
+        if let Ok(l) = line
+            && self.fixed_by_tag.is_none()
+            && self.expect.infer_by_length
+            && self.expect.tag_rule == TagRule::AnyChar
+            && self.expect.length_needs_digit
+        {
+            self.fixed_by_tag = Some(l.algo);
+        }
     }
 
     /// A `SHA2`/`SHA3` family tag at `s[i..]`, if the line has one whose
@@ -343,7 +362,9 @@ impl Parser {
                 return Some(Err(LineError::Malformed));
             }
             self.last_tag = kind.tag();
-            return Some(self.bsd_split(&s[j + 1..], Algorithm::new(kind), escaped));
+            let line = self.bsd_split(&s[j + 1..], Algorithm::new(kind), escaped);
+            self.fix_by_tag(&line);
+            return Some(line);
         }
         None
     }
@@ -419,6 +440,9 @@ impl Parser {
                 }
             }
             Some(a) => a,
+            None if self.fixed_by_tag.is_some() => {
+                self.fixed_by_tag.unwrap_or(Algorithm::new(AlgoKind::Sha256))
+            }
             None if self.expect.infer_by_length => {
                 let len = if hex_run == tok_len && hex_run % 2 == 0 {
                     hex_run / 2

@@ -624,6 +624,11 @@ fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: Inp
     CheckJob {
         algo,
         family,
+        family_name: match t.choice {
+            Some(AlgoChoice::Family(Family::Sha2)) => Some("SHA2"),
+            Some(AlgoChoice::Family(Family::Sha3)) => Some("SHA3"),
+            _ => None,
+        },
         length_given: t.length.as_ref().is_some_and(|(n, _)| *n != 0),
         dialect: dialect(p),
         gnu_level: common.compat.algorithms(),
