@@ -11,6 +11,13 @@ use crate::sched;
 pub fn run(cfg: &Config, con: &mut Console) -> i32 {
     let common = &cfg.common;
     crate::io::set_read_size(common.read_size);
+    if common.personality.is_gnu() {
+        con.set_flushes_per_line(match &cfg.job {
+            Job::Hash(job) => !job.algos.iter().any(|a| a.kind.is_legacy()),
+            Job::Check(_) => true,
+            _ => false,
+        });
+    }
     let ok = match &cfg.job {
         Job::Print(text) => {
             con.write_out(text.as_bytes());

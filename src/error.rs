@@ -17,6 +17,11 @@ pub enum Error {
         /// Whether GNU follows it with the "Try ... --help" line.
         try_help: bool,
     },
+    /// A getopt diagnostic (`invalid option -- 'x'`): glibc prefixes it
+    /// with `argv[0]` as invoked (a full path stays one), then the "Try
+    /// ... --help" line follows.
+    #[error("{0}")]
+    Getopt(String),
 }
 
 impl Error {

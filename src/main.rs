@@ -13,12 +13,18 @@ fn real_main(args: Vec<OsString>) -> i32 {
     let argv0 = args.first().cloned().unwrap_or_default();
     let env = Env::from_process();
     mhash::algo::cpu::configure(env.backend.as_deref(), env.glibc_tunables.as_deref());
-    match cli::parse(Personality::from_argv0(&argv0), args, &env) {
+    let p = Personality::from_argv0(&argv0);
+    match cli::parse(p, args, &env) {
         Ok(cfg) => mhash::app::run(
             &cfg,
-            &mut mhash::report::Console::stdio(&cfg.common.prog, cfg.common.compat),
+            &mut mhash::report::Console::stdio(&cfg.common.msg_prog, cfg.common.compat),
         ),
-        Err(e) => cli::report_error(&e, &mhash::text::lossless(&argv0)),
+        Err(e) => {
+            let prog = mhash::text::lossless(&argv0);
+            let compat =
+                mhash::config::GnuCompat::from_value(env.gnu_compat.as_deref()).unwrap_or_else(|(c, _)| c);
+            cli::report_error(&e, &prog, &cli::message_prog(p, &prog, compat))
+        }
     }
 }
 

@@ -781,6 +781,7 @@ fn install_links_creates_gnu_names_that_behave_as_gnu() {
         "sha512sum",
         "b2sum",
         "cksum",
+        "sum",
     ];
     let expected: String = names
         .iter()
@@ -805,6 +806,8 @@ fn install_links_creates_gnu_names_that_behave_as_gnu() {
     assert_eq!(run("md5sum"), format!("{MD5_ABC}  outside\n"));
     // cksum of "abc": 1219131554 3 (POSIX CRC; GNU cksum's documented output).
     assert_eq!(run("cksum"), "1219131554 3 outside\n");
+    // GNU sum's BSD checksum of "abc" (GNU coreutils 9.11 `sum`).
+    assert_eq!(run("sum"), "16556     1 outside\n");
     // Again: nothing to do, nothing replaced.
     mhash(d.path())
         .arg("--install-links")
@@ -838,7 +841,7 @@ fn install_links_refuses_to_replace_files_unless_forced() {
         .success();
     let exe = fs::canonicalize(prog).unwrap();
     assert_eq!(fs::read_link(bin.join("sha256sum")).unwrap(), exe);
-    assert_eq!(fs::read_dir(&bin).unwrap().count(), 8);
+    assert_eq!(fs::read_dir(&bin).unwrap().count(), 9);
     // Not a directory; --force alone; operands.
     mhash(d.path())
         .args(["--install-links", "bin/sha256sum"])

@@ -169,10 +169,11 @@ fn status_lines_are_shell_quoted_as_in_gnu_9_11() {
         .assert()
         .code(1)
         .stdout("' b.txt': FAILED open or read\n'a'$'\\n''b': OK\n")
+        // GNU 9.11 names itself by its bare name in file messages, even
+        // when run by a path.
         .stderr(
             "sha256sum: ' b.txt': No such file or directory\n\
-             sha256sum: WARNING: 1 listed file could not be read\n"
-                .replace("sha256sum", &p.join(".bin/sha256sum").display().to_string()),
+             sha256sum: WARNING: 1 listed file could not be read\n",
         );
 }
 

@@ -12,6 +12,7 @@ mod beyond_gnu;
 mod everyday;
 mod faults;
 mod gnu_compat;
+mod gnu_fixtures;
 mod inprocess;
 mod lanes;
 mod lanes_cli;

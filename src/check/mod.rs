@@ -31,11 +31,25 @@ use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
 
 /// The check-mode state GNU keeps for the whole run, across checksum files.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Session {
     /// The tag of the last tagged line read in any checksum file (GNU
     /// cksum's global `DIGEST_TYPE_STRING`).
     pub last_tag: Option<&'static str>,
+    /// GNU's static `bsd_reversed` (src/cksum.c): the first valid untagged
+    /// line of the run fixes the form (`HEX  NAME` or `HEX NAME`) for every
+    /// later checksum file, in 9.1 as in 9.11. The native face resets it
+    /// per file.
+    pub bsd_reversed: i8,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session {
+            last_tag: None,
+            bsd_reversed: -1,
+        }
+    }
 }
 
 /// Verifies every checksum file of `job` in order. Returns true when GNU
@@ -195,6 +209,10 @@ pub fn check_file(
     if rules::untagged_from_file_name(job, &name) {
         parser.untagged_by = Chosen::FileName;
     }
+    let run_wide = job.dialect != crate::config::Dialect::Native;
+    if run_wide {
+        parser.bsd_reversed = session.bsd_reversed;
+    }
     let mut lines = Lines {
         reader: BufReader::with_capacity(64 * 1024, reader),
         parser,
@@ -211,6 +229,7 @@ pub fn check_file(
         prep: native.then(formats::Prepare::new),
         checkfile: &name,
         subject: false,
+        old_quotes: common.compat == crate::config::GnuCompat::V9_1,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -222,6 +241,9 @@ pub fn check_file(
     };
     let lost = schedule(common, &mut lines, &mut |ev, more| out.emit(con, ev, more));
     session.last_tag = lines.parser.last_tag;
+    if run_wide {
+        session.bsd_reversed = lines.parser.bsd_reversed;
+    }
     // GNU checks fclose's result: an error there (after a clean read) is
     // reported as the checksum file's, in place of the summary.
     drop(lines);
@@ -396,6 +418,8 @@ struct Lines<'a> {
     /// The line just read was a lone digest, for the file the checksum
     /// file's name stands for.
     subject: bool,
+    /// GNU 9.1's quoting of names in messages.
+    old_quotes: bool,
 }
 
 /// The listed file an item is about, if any.
@@ -523,7 +547,8 @@ impl Lines<'_> {
     /// The scheduler's item for a parsed line.
     fn item(&mut self, parsed: Result<parse::CheckLine, LineError>) -> Item<Listed, Event> {
         let line = self.line_no;
-        let at = |msg: String| [&quote::quotef(self.display)[..], msg.as_bytes()].concat();
+        let shown = quote::quotef_compat(self.display, self.old_quotes);
+        let at = |msg: String| [&shown[..], msg.as_bytes()].concat();
         match parsed {
             Ok(p) => {
                 let listed = Listed {
@@ -578,7 +603,8 @@ impl Outcomes<'_> {
         match ev {
             Event::ReadError => {
                 self.aborted = true;
-                con.error_msg(&[&quote::quotef(self.display)[..], b": read error"].concat());
+                let msg = [&con.quotef(self.display)[..], b": read error"].concat();
+                con.error_msg(&msg);
             }
             _ if self.aborted => {}
             Event::Misformatted { msg, line } => {

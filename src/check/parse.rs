@@ -124,6 +124,9 @@ pub struct Expect {
     /// GNU's minimum untagged line length is 3 (b2sum, cksum) rather than
     /// the digest plus two: `DIGEST ` names the empty file.
     pub short_lines: bool,
+    /// A tag's `-LENGTH` must begin with a digit (GNU 9.11 refuses
+    /// `BLAKE2b-+256`, which 9.1's `xstrtoumax` reads).
+    pub length_needs_digit: bool,
 }
 
 /// Per-checksum-file parser state.
@@ -132,8 +135,9 @@ pub struct Parser {
     /// What lines may use.
     pub expect: Expect,
     /// GNU's `bsd_reversed`: -1 unknown, 0 standard lines seen, 1 one-space
-    /// lines seen; the two forms may not be mixed in one file.
-    bsd_reversed: i8,
+    /// lines seen; the two forms may not be mixed (GNU keeps it for the
+    /// whole run, across checksum files: see [`super::Session`]).
+    pub bsd_reversed: i8,
     /// The checksum file is standard input (a line may then not name `-`).
     is_stdin: bool,
     /// The base tag of the last tagged line seen (GNU cksum's
@@ -145,6 +149,10 @@ pub struct Parser {
     pub preferred: std::sync::Arc<Preferred>,
     /// [`candidates`] per digest length, as computed for this file.
     cands: Vec<(usize, Vec<Algorithm>)>,
+    /// Under `-a sha2`/`-a sha3` (several tags, inference by length): the
+    /// algorithm of the first tagged line, which GNU 9.11 then uses for
+    /// untagged lines.
+    fixed_by_tag: Option<Algorithm>,
 }
 
 fn is_white(b: u8) -> bool {
@@ -158,7 +166,18 @@ fn decode_digest(text: &[u8], len: usize, base64: bool) -> Option<Vec<u8>> {
         return hex::decode(text).ok();
     }
     if base64 && text.len() == len.div_ceil(3) * 4 {
-        let d = base64::engine::general_purpose::STANDARD.decode(text).ok()?;
+        // Non-canonical trailing bits (`...ch==` for `...cg==`) decode:
+        // GNU 9.11 then reports a mismatch, not a format error.
+        let lenient = base64::engine::GeneralPurpose::new(
+            &base64::alphabet::STANDARD,
+            base64::engine::GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
+        );
+        let mut d = lenient.decode(text).ok()?;
+        if d.len() == len && base64::engine::general_purpose::STANDARD.encode(&d).as_bytes() != text {
+            // GNU compares the text: no digest matches a non-canonical one.
+            d.push(0);
+            return Some(d);
+        }
         if d.len() == len {
             return Some(d);
         }
@@ -264,6 +283,7 @@ impl Parser {
             untagged_by: Chosen::Given,
             preferred: Default::default(),
             cands: Vec::new(),
+            fixed_by_tag: None,
         }
     }
 
@@ -299,6 +319,14 @@ impl Parser {
         if escaped {
             i += 1;
         }
+        // GNU 9.11's family tags: `SHA2-256 (f)`, `SHA3-0x100 (f)` (the
+        // length in C syntax), bare `SHA2 (f)`/`SHA3 (f)` for 512 bits.
+        if self.expect.tag_rule != TagRule::Strict
+            && self.expect.length_needs_digit
+            && let Some(r) = self.family_tag(s, i, escaped)
+        {
+            return r;
+        }
         // BSD tagged line?
         for kind in self.expect.tag_kinds.clone() {
             let tag = kind.tag().unwrap_or_default();
@@ -319,10 +347,15 @@ impl Parser {
             {
                 continue;
             }
+            let prev_tag = self.last_tag;
             self.last_tag = Some(tag);
             let mut algo = Algorithm::new(kind);
             if kind.variable_length() && next == Some(b'-') {
-                // GNU: xstrtoumax (s + i, &end, 0, ...): C syntax, any base.
+                // GNU: xstrtoumax (s + i, &end, 0, ...): C syntax, any base;
+                // 9.11 wants a digit first (`BLAKE2b-+256` is refused).
+                if self.expect.length_needs_digit && !s.get(j + 1).is_some_and(u8::is_ascii_digit) {
+                    return Err(LineError::Malformed);
+                }
                 let (bits, used) = strtoumax_base0(&s[j + 1..]).ok_or(LineError::Malformed)?;
                 let max = if kind == AlgoKind::Blake3 {
                     crate::algo::BLAKE3_MAX_BYTES * 8
@@ -348,11 +381,84 @@ impl Parser {
                 j += 1;
             }
             if s.get(j) != Some(&b'(') {
+                // Not a tagged line after all: a digest may begin like a
+                // tag (`SHA15nZWgkw2wfwzCylrK3Ql7BI=  f` under `-a sha1`),
+                // GNU 9.11 reads it as an untagged line.
+                if self.expect.untagged.is_some() && next != Some(b'-') {
+                    self.last_tag = prev_tag;
+                    return self.untagged(s, i, escaped);
+                }
                 return Err(LineError::Malformed);
             }
-            return self.bsd_split(&s[j + 1..], algo, escaped);
+            let line = self.bsd_split(&s[j + 1..], algo, escaped);
+            self.fix_by_tag(&line);
+            return line;
         }
         self.untagged(s, i, escaped)
+    }
+
+    /// Records the first tagged line's algorithm under `-a sha2`/`-a sha3`.
+    fn fix_by_tag(&mut self, line: &Result<CheckLine, LineError>) {
+        if let Ok(l) = line
+            && self.fixed_by_tag.is_none()
+            && self.expect.infer_by_length
+            && self.expect.tag_rule == TagRule::AnyChar
+            && self.expect.length_needs_digit
+        {
+            self.fixed_by_tag = Some(l.algo);
+        }
+    }
+
+    /// A `SHA2`/`SHA3` family tag at `s[i..]`, if the line has one whose
+    /// member the expectations allow: the parsed line, or why not.
+    fn family_tag(&mut self, s: &[u8], i: usize, escaped: bool) -> Option<Result<CheckLine, LineError>> {
+        use AlgoKind::*;
+        for (fam, members) in [
+            (
+                &b"SHA2"[..],
+                [(224, Sha224), (256, Sha256), (384, Sha384), (512, Sha512)],
+            ),
+            (
+                &b"SHA3"[..],
+                [(224, Sha3_224), (256, Sha3_256), (384, Sha3_384), (512, Sha3_512)],
+            ),
+        ] {
+            if !s[i..].starts_with(fam) || !members.iter().any(|(_, k)| self.expect.tag_kinds.contains(k)) {
+                continue;
+            }
+            let mut j = i + fam.len();
+            let bits = match s.get(j) {
+                Some(b'-') => {
+                    if !s.get(j + 1).is_some_and(u8::is_ascii_digit) {
+                        return Some(Err(LineError::Malformed));
+                    }
+                    let Some((bits, used)) = strtoumax_base0(&s[j + 1..]) else {
+                        return Some(Err(LineError::Malformed));
+                    };
+                    j += 1 + used;
+                    bits
+                }
+                Some(b' ' | b'(') => 512,
+                _ => continue,
+            };
+            let Some(&(_, kind)) = members.iter().find(|(b, _)| *b == bits) else {
+                return Some(Err(LineError::Malformed));
+            };
+            if !self.expect.tag_kinds.contains(&kind) {
+                return Some(Err(LineError::Malformed));
+            }
+            if s.get(j) == Some(&b' ') {
+                j += 1;
+            }
+            if s.get(j) != Some(&b'(') {
+                return Some(Err(LineError::Malformed));
+            }
+            self.last_tag = kind.tag();
+            let line = self.bsd_split(&s[j + 1..], Algorithm::new(kind), escaped);
+            self.fix_by_tag(&line);
+            return Some(line);
+        }
+        None
     }
 
     /// `NAME) = DIGEST`, the name running to the last `)`.
@@ -438,11 +544,20 @@ impl Parser {
             Some(a) if a.kind == AlgoKind::Blake2b && self.expect.blake2b_auto_length => {
                 if hex_run == tok_len && hex_run >= 2 && hex_run % 2 == 0 && hex_run <= 128 {
                     Algorithm::blake2b(hex_run as u32 * 4)
+                } else if self.expect.base64
+                    && let Ok(d) = base64::engine::general_purpose::STANDARD.decode(tok)
+                    && (1..=64).contains(&d.len())
+                {
+                    // A base64 digest: its length is the digest's (GNU 9.11).
+                    Algorithm::blake2b(d.len() as u32 * 8)
                 } else {
                     a
                 }
             }
             Some(a) => a,
+            None if self.fixed_by_tag.is_some() => {
+                self.fixed_by_tag.unwrap_or(Algorithm::new(AlgoKind::Sha256))
+            }
             None if self.expect.infer_by_length => {
                 let len = if hex_run == tok_len && hex_run % 2 == 0 {
                     hex_run / 2
@@ -521,6 +636,7 @@ mod tests {
                 infer_by_length: true,
                 base64: true,
                 short_lines: true,
+                length_needs_digit: true,
             },
             false,
         )
@@ -577,6 +693,7 @@ mod tests {
                 infer_by_length: false,
                 base64: true,
                 short_lines: false,
+                length_needs_digit: true,
             },
             false,
         )
@@ -645,6 +762,7 @@ mod tests {
                 infer_by_length: false,
                 base64: false,
                 short_lines: true,
+                length_needs_digit: true,
             },
             false,
         );

@@ -5,7 +5,7 @@
 //! "improperly formatted" warning ([`digest_type_string`]).
 
 use super::parse::{Expect, TagRule};
-use crate::algo::{AlgoKind, Algorithm};
+use crate::algo::{AlgoKind, Algorithm, Family};
 use crate::config::{CheckJob, Dialect};
 
 /// The algorithm a checksum file's name implies (mhash only), case-blind:
@@ -90,6 +90,13 @@ pub fn untagged_from_file_name(job: &CheckJob, checkfile: &[u8]) -> bool {
 pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
     let given: Vec<AlgoKind> = if !job.family.is_empty() {
         job.family.clone()
+    } else if let (Dialect::Cksum, Some(n), Some(a)) = (job.dialect, job.family_name, job.algo) {
+        // `-a sha2 -l 256`: tagged lines may still name any SHA-2 (GNU 9.11).
+        let f = if n == "SHA2" { Family::Sha2 } else { Family::Sha3 };
+        let mut v = f.members();
+        v.retain(|k| *k != a.kind);
+        v.insert(0, a.kind);
+        v
     } else {
         job.algo.map(|a| vec![a.kind]).unwrap_or_default()
     };
@@ -104,6 +111,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             infer_by_length: false,
             base64: job.base64,
             short_lines: b2,
+            length_needs_digit: job.gnu_level >= crate::algo::GnuSince::V9_4,
         };
     }
     let native = job.dialect == Dialect::Native;
@@ -126,6 +134,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         infer_by_length: native || (untagged.is_none() && !job.family.is_empty()),
         base64: job.base64,
         short_lines: true,
+        length_needs_digit: job.gnu_level >= crate::algo::GnuSince::V9_4,
     }
 }
 
@@ -139,6 +148,11 @@ pub fn digest_type_string(job: &CheckJob, last_tag: Option<&str>) -> String {
         && let Some(t) = last_tag
     {
         return format!("{t} ");
+    }
+    if job.dialect == Dialect::Cksum
+        && let Some(n) = job.family_name
+    {
+        return format!("{n} ");
     }
     match job.algo {
         Some(a) if a.kind == AlgoKind::Blake2b => "BLAKE2b ".to_string(),

@@ -3,7 +3,6 @@
 
 use crate::config::{CheckJob, Verbosity};
 use crate::report::Console;
-use crate::text::quote;
 
 /// Counts for one checksum file, and whether anything matched.
 #[derive(Debug, Default)]
@@ -37,7 +36,8 @@ impl Tally {
     /// a WARNING line per kind of failure and "no file was verified"
     /// under `--ignore-missing`.
     pub fn summarize(&self, con: &mut Console, job: &CheckJob, display: &[u8]) {
-        let named = |what: &[u8]| [&quote::quotef(display)[..], what].concat();
+        let shown = con.quotef(display);
+        let named = |what: &[u8]| [&shown[..], what].concat();
         if !self.properly_formatted {
             con.error_msg(&named(b": no properly formatted checksum lines found"));
             return;

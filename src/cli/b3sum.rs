@@ -152,6 +152,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
         Job::Check(CheckJob {
             algo: Some(algo),
             family: Vec::new(),
+            family_name: None,
             length_given: false,
             dialect: super::stages::dialect(Personality::B3sum),
             gnu_level: common.compat.algorithms(),

@@ -40,12 +40,15 @@ pub struct GetoptError(pub String);
 
 impl From<GetoptError> for crate::error::Error {
     fn from(e: GetoptError) -> crate::error::Error {
-        crate::error::Error::usage(e.0)
+        crate::error::Error::Getopt(e.0)
     }
 }
 
 /// GNU's `long_options` table for a personality, in GNU's order.
 pub fn long_options(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
+    if p == Personality::Sum {
+        return vec!["sysv", "help", "version"];
+    }
     let mut v = Vec::new();
     if p.takes_length() {
         v.push("length");
@@ -83,6 +86,14 @@ fn takes_arg(long: &str) -> bool {
 
 /// The long name of a short option letter, if the personality has it.
 fn short_option(p: Personality, c: char) -> Option<&'static str> {
+    if p == Personality::Sum {
+        // GNU sum's "rs": `-r` (the BSD sum) has no long name.
+        return match c {
+            'r' => Some("bsd"),
+            's' => Some("sysv"),
+            _ => None,
+        };
+    }
     Some(match c {
         'a' if p.takes_algorithm() => "algorithm",
         'l' if p.takes_length() => "length",

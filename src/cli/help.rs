@@ -7,6 +7,98 @@ use crate::config::{GnuCompat, Personality};
 /// What `--help` prints under a GNU name; `prog` is `argv[0]` as invoked
 /// (GNU prints `program_name` in the Usage line).
 pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
+    let text = if p == Personality::Sum {
+        sum_help(prog)
+    } else {
+        help_9_1_layout(p, prog, compat)
+    };
+    if compat >= GnuCompat::V9_11 {
+        layout_9_11(p, &text)
+    } else {
+        text
+    }
+}
+
+/// GNU 9.11's `--help` from the earlier layout (captured from a GNU 9.11
+/// built from its sources): the single-algorithm tools and `sum` say they
+/// are a "Legacy interface to the cksum utility"; each option is on a line
+/// of its own with its description below, indented nine columns; no blank
+/// line before `--help` (or `--debug`); `sum` has no blank line before its
+/// options; b2sum's `-l` reads as cksum's; "Note: " and the final period of
+/// `-a` go; the footer is gnulib's bug-reporting block.
+fn layout_9_11(p: Personality, text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_options = false;
+    for line in text.lines() {
+        if line.starts_with("Usage: ") {
+            out.push(line.to_string());
+            continue;
+        }
+        if line.starts_with("Print or check ") && p != Personality::Cksum {
+            out.push(line.to_string());
+            out.push("Legacy interface to the cksum utility.".to_string());
+            continue;
+        }
+        if line == "GNU coreutils online help: <https://www.gnu.org/software/coreutils/>" {
+            out.push("Report bugs to: bug-coreutils@gnu.org".to_string());
+            out.push("GNU coreutils home page: <https://www.gnu.org/software/coreutils/>".to_string());
+            out.push("General help using GNU software: <https://www.gnu.org/gethelp/>".to_string());
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("Note: ") {
+            out.push(rest.to_string());
+            continue;
+        }
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let is_option = trimmed.starts_with('-') && (2..=6).contains(&indent);
+        if is_option {
+            in_options = true;
+            // `--help` and `--debug` follow a blank line in the old layout.
+            if out.last().is_some_and(|l| l.is_empty())
+                && (trimmed.starts_with("--help") || trimmed.starts_with("--debug"))
+            {
+                out.pop();
+            }
+            // `sum`: no blank line between "With no FILE" and `-r`.
+            if p == Personality::Sum && trimmed.starts_with("-r") && out.last().is_some_and(|l| l.is_empty())
+            {
+                out.pop();
+            }
+            match trimmed.find("  ") {
+                Some(gap) => {
+                    let head = &line[..indent + gap];
+                    let desc = trimmed[gap..].trim_start();
+                    let desc = desc
+                        .strip_suffix("See DIGEST below.")
+                        .map_or(desc.to_string(), |d| format!("{d}See DIGEST below"));
+                    out.push(head.to_string());
+                    out.push(format!("         {desc}"));
+                }
+                None => out.push(line.to_string()),
+            }
+            continue;
+        }
+        if in_options && indent >= 20 && !trimmed.is_empty() {
+            out.push(format!("         {trimmed}"));
+            continue;
+        }
+        in_options = false;
+        out.push(line.to_string());
+    }
+    let mut s = out.join("\n");
+    s.push('\n');
+    if p == Personality::B2sum {
+        s = s.replace(
+            "         digest length in bits; must not exceed the max for\n         the blake2 algorithm and must be a multiple of 8\n",
+            "         digest length in bits; must not exceed the max size\n         and must be a multiple of 8 for blake2b;\n         must be 224, 256, 384, or 512 for sha2 or sha3\n",
+        );
+    }
+    s
+}
+
+/// `--help` in GNU 9.1's layout (9.4's where `compat` says so).
+fn help_9_1_layout(p: Personality, prog: &str, compat: GnuCompat) -> String {
     let mut s = String::new();
     s.push_str(&format!("Usage: {prog} [OPTION]... [FILE]...\n"));
     if p == Personality::Cksum {
@@ -96,6 +188,26 @@ pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
          or available locally via: info '(coreutils) {info}'\n"
     ));
     s
+}
+
+/// GNU `sum --help` (the same text in 9.1 and 9.11).
+fn sum_help(prog: &str) -> String {
+    format!(
+        "Usage: {prog} [OPTION]... [FILE]...\n\
+         Print or check BSD (16-bit) checksums.\n\
+         \n\
+         With no FILE, or when FILE is -, read standard input.\n\
+         \n\
+         \x20 -r              use BSD sum algorithm (the default), use 1K blocks\n\
+         \x20 -s, --sysv      use System V sum algorithm, use 512 bytes blocks\n\
+         \x20     --help        display this help and exit\n\
+         \x20     --version     output version information and exit\n\
+         \n\
+         GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n\
+         Report any translation bugs to <https://translationproject.org/team/>\n\
+         Full documentation <https://www.gnu.org/software/coreutils/sum>\n\
+         or available locally via: info '(coreutils) sum invocation'\n"
+    )
 }
 
 /// The part of `--help` after the options: cksum's DIGEST list, or the

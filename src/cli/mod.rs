@@ -26,29 +26,44 @@ use std::ffi::OsString;
 
 /// Prints a usage or fatal error as GNU does (`PROG: MSG` per line, the
 /// argmatch detail, `Try 'PROG --help' for more information.`) and returns
-/// the exit status, 1. Messages may hold argument bytes that are not UTF-8
+/// the exit status, 1. `prog` is `argv[0]` as invoked (getopt's prefix and
+/// the `Try` line's), `short` the prefix of GNU's `error()` messages (see
+/// [`message_prog`]). Messages may hold argument bytes that are not UTF-8
 /// (see [`crate::text::lossless`]): they are written back as those bytes.
-pub fn report_error(e: &Error, prog: &str) -> i32 {
+pub fn report_error(e: &Error, prog: &str, short: &str) -> i32 {
     use std::io::Write;
-    let Error::Usage {
-        msg,
-        detail,
-        try_help,
-    } = e;
+    let (msg, detail, try_help, who) = match e {
+        Error::Usage {
+            msg,
+            detail,
+            try_help,
+        } => (msg.as_deref(), detail.as_deref(), *try_help, short),
+        Error::Getopt(m) => (Some(m.as_str()), None, true, prog),
+    };
     let mut text = String::new();
     if let Some(m) = msg {
         for line in m.lines() {
-            text.push_str(&format!("{prog}: {line}\n"));
+            text.push_str(&format!("{who}: {line}\n"));
         }
     }
     if let Some(d) = detail {
         text.push_str(&format!("{d}\n"));
     }
-    if *try_help {
+    if try_help {
         text.push_str(&format!("Try '{prog} --help' for more information.\n"));
     }
     let _ = std::io::stderr().lock().write_all(&message_bytes(&text));
     1
+}
+
+/// The prefix of diagnostics other than getopt's: `argv[0]` as invoked,
+/// except that GNU 9.11 (under its names) prints the bare program name
+/// (`md5sum: f: No such file or directory` when run as `/bin/md5sum`).
+pub fn message_prog(p: Personality, prog: &str, compat: GnuCompat) -> String {
+    if p.is_gnu() && compat >= GnuCompat::V9_11 {
+        return prog.rsplit('/').next().unwrap_or(prog).to_string();
+    }
+    prog.to_string()
 }
 
 /// The native face's own options (none exist under GNU names).
@@ -471,7 +486,7 @@ fn output_options(cmd: Command) -> Command {
             .long("install-links")
             .value_name("DIR")
             .value_parser(clap::value_parser!(std::path::PathBuf))
-            .help("create md5sum, sha1sum, ..., b2sum, cksum in DIR as links to this binary, then exit")
+            .help("create md5sum, sha1sum, ..., b2sum, cksum, sum in DIR as links to this binary, then exit")
             .help_heading("Installing"),
     )
     .arg(
@@ -616,6 +631,20 @@ fn check_algorithm(p: Personality, compat: GnuCompat, v: &str) -> Result<(), Err
 /// GNU's immediate check of a `-l` value: a decimal number (9.1 also
 /// rejects a value that is not a multiple of 8 at once).
 fn check_length_syntax(v: &str, old: bool) -> Result<(), Error> {
+    if !old {
+        return match parse_length_9_11(v) {
+            Ok(_) => Ok(()),
+            Err(too_large) => Err(Error::fatal(format!(
+                "invalid length: {}{}",
+                lq(v),
+                if too_large {
+                    ": Value too large for defined data type"
+                } else {
+                    ""
+                }
+            ))),
+        };
+    }
     match parse_length(v) {
         Ok(n) if old && !n.is_multiple_of(8) => Err(not_multiple_of_8(v)),
         Ok(_) => Ok(()),
@@ -661,6 +690,31 @@ fn choice_from_name(name: &str) -> Option<AlgoChoice> {
         .find(|f| f.name() == name)
         .map(AlgoChoice::Family)
         .or_else(|| AlgoKind::from_name(name).map(AlgoChoice::Kind))
+}
+
+/// Parses a `-l` value as GNU 9.11 does (found against it): leading
+/// white space, then decimal digits after an optional `+`; a value past
+/// `u64::MAX` is kept as `u64::MAX` (too long for every algorithm, checked
+/// after the options, so a later `-l` wins); `-0` is 0 and any other
+/// negative number is `Err(true)` ("Value too large for defined data
+/// type"); anything else `Err(false)`.
+fn parse_length_9_11(s: &str) -> Result<u64, bool> {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+    if let Some(neg) = t.strip_prefix('-') {
+        if neg.is_empty() || !neg.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(false);
+        }
+        return if neg.bytes().all(|b| b == b'0') {
+            Ok(0)
+        } else {
+            Err(true)
+        };
+    }
+    let t = t.strip_prefix('+').unwrap_or(t);
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(false);
+    }
+    Ok(t.parse::<u64>().unwrap_or(u64::MAX))
 }
 
 /// Parses a `-l` value as GNU's `xdectoumax`/`xnumtoumax` does (decimal,

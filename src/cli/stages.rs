@@ -47,6 +47,7 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
         .unwrap_or_else(|| p.name().to_string());
     let common = Common {
         personality: p,
+        msg_prog: super::message_prog(p, &prog, compat),
         prog,
         compat,
         jobs: env
@@ -84,8 +85,8 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
             job: Job::Print(text),
         });
     }
-    let typed = replay(p, &low.opts);
     let old = compat == GnuCompat::V9_1 && p.is_gnu();
+    let typed = replay(p, &low.opts, p.is_gnu() && !old);
     let algo = resolve_algorithm(p, old, &typed)?;
     post_checks(p, old, &typed, algo, &low)?;
     Ok(build(common, low, typed, algo))
@@ -219,8 +220,11 @@ struct Typed {
 }
 
 /// Stage 2: applies the options in order, as GNU's `while (getopt_long
-/// ...)` loop does (later ones override earlier ones).
-fn replay(p: Personality, opts: &[Opt]) -> Typed {
+/// ...)` loop does (later ones override earlier ones). `gnu_9_11`: GNU
+/// 9.11's loop, where `--tag`/`--untagged` leave `-b`/`-t` alone (GNU 9.1
+/// and the native face: `--tag` implies `-b`, `--untagged` after it undoes
+/// that).
+fn replay(p: Personality, opts: &[Opt], gnu_9_11: bool) -> Typed {
     let mut t = Typed {
         choice: None,
         more_kinds: Vec::new(),
@@ -257,7 +261,14 @@ fn replay(p: Personality, opts: &[Opt]) -> Typed {
                     t.choice = choice_from_name(v);
                 }
             }
-            Opt::Length(v) => t.length = Some((parse_length(v).unwrap_or(0), v.clone())),
+            Opt::Length(v) => {
+                let n = if gnu_9_11 {
+                    super::parse_length_9_11(v).unwrap_or(0)
+                } else {
+                    parse_length(v).unwrap_or(0)
+                };
+                t.length = Some((n, v.clone()));
+            }
             Opt::Flag(f) => match *f {
                 "binary" => t.binary = Some(true),
                 "text" => t.binary = Some(false),
@@ -269,12 +280,14 @@ fn replay(p: Personality, opts: &[Opt]) -> Typed {
                 "ignore-missing" => t.ignore_missing = true,
                 "tag" => {
                     t.tag = Some(true);
-                    t.binary = Some(true);
+                    if !gnu_9_11 {
+                        t.binary = Some(true);
+                    }
                     t.tag_explicit = true;
                 }
                 "untagged" => {
                     t.untagged_explicit = true;
-                    if t.tag == Some(true) {
+                    if t.tag == Some(true) && !gnu_9_11 {
                         t.binary = None;
                     }
                     t.tag = Some(false);
@@ -283,6 +296,9 @@ fn replay(p: Personality, opts: &[Opt]) -> Typed {
                 "base64" => t.base64 = true,
                 "raw" => t.raw = true,
                 "debug" => t.debug = true,
+                // sum: `-r` / `-s`, the last one wins.
+                "bsd" => t.choice = Some(AlgoChoice::Kind(AlgoKind::Bsd)),
+                "sysv" => t.choice = Some(AlgoChoice::Kind(AlgoKind::Sysv)),
                 _ => {}
             },
         }
@@ -404,6 +420,10 @@ fn post_checks(p: Personality, old: bool, t: &Typed, algo: Algorithm, low: &LowA
         return Err(Error::usage("--base64 and --raw are mutually exclusive"));
     }
     let tagged = t.tag.unwrap_or(p == Personality::Cksum);
+    if p.is_gnu() && !old {
+        gnu_9_11_checks(p, t, tagged)?;
+        return native_checks(t, low);
+    }
     if tagged && t.binary == Some(false) {
         return Err(Error::usage(if p == Personality::Cksum {
             "--text mode is only supported with --untagged"
@@ -442,6 +462,50 @@ fn post_checks(p: Personality, old: bool, t: &Typed, algo: Algorithm, low: &LowA
         }
     }
     native_checks(t, low)
+}
+
+/// GNU 9.11's checks of option combinations, in its order: `-z` with
+/// `-c`, `--tag` with `-c`, `-b`/`-t` with `-c`, the check-only options
+/// without `-c`, then `--text` with tagged output (in either order).
+fn gnu_9_11_checks(p: Personality, t: &Typed, tagged: bool) -> Result<(), Error> {
+    if t.zero && t.check {
+        return Err(Error::usage(
+            "the --zero option is not supported when verifying checksums",
+        ));
+    }
+    if t.check && t.tag == Some(true) {
+        return Err(Error::usage(
+            "the --tag option is meaningless when verifying checksums",
+        ));
+    }
+    if t.check && t.binary.is_some() {
+        return Err(Error::usage(
+            "the --binary and --text options are meaningless when verifying checksums",
+        ));
+    }
+    if !t.check {
+        for (on, name) in [
+            (t.ignore_missing, "ignore-missing"),
+            (t.verbosity == Verbosity::Status, "status"),
+            (t.verbosity == Verbosity::Warn, "warn"),
+            (t.verbosity == Verbosity::Quiet, "quiet"),
+            (t.strict, "strict"),
+        ] {
+            if on {
+                return Err(Error::usage(format!(
+                    "the --{name} option is meaningful only when verifying checksums"
+                )));
+            }
+        }
+    }
+    if tagged && t.binary == Some(false) {
+        return Err(Error::usage(if p == Personality::Cksum {
+            "--text mode is only supported with --untagged"
+        } else {
+            "--tag does not support --text mode"
+        }));
+    }
+    Ok(())
 }
 
 /// The native face's own checks, after GNU's.
@@ -567,10 +631,18 @@ fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: Inp
     CheckJob {
         algo,
         family,
+        family_name: match t.choice {
+            Some(AlgoChoice::Family(Family::Sha2)) => Some("SHA2"),
+            Some(AlgoChoice::Family(Family::Sha3)) => Some("SHA3"),
+            _ => None,
+        },
         length_given: t.length.as_ref().is_some_and(|(n, _)| *n != 0),
         dialect: dialect(p),
         gnu_level: common.compat.algorithms(),
-        base64: common.compat >= GnuCompat::V9_4 || p == Personality::Mhash,
+        // GNU 9.11's md5sum, sha*sum and b2sum read hex digests only.
+        base64: (common.compat >= GnuCompat::V9_4
+            && !(dialect(p) == Dialect::Single && common.compat >= GnuCompat::V9_11))
+            || p == Personality::Mhash,
         names: status_names(common.compat),
         verbosity: t.verbosity,
         strict: t.strict,

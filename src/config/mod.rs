@@ -30,6 +30,9 @@ pub struct Common {
     /// `argv[0]` as invoked: the prefix of every diagnostic (GNU's
     /// `program_name`), as [`crate::text::lossless`] text.
     pub prog: String,
+    /// The prefix of diagnostics other than getopt's ([`crate::cli`]'s
+    /// `message_prog`: GNU 9.11 prints the bare name there).
+    pub msg_prog: String,
     /// The GNU release whose differences are reproduced.
     pub compat: GnuCompat,
     /// Worker threads (`-j N`, else `MHASH_JOBS`); 0 = one per core.
@@ -132,6 +135,9 @@ pub struct CheckJob {
     /// `-l` (GNU 9.8+) or a list `-a md5,sha256` names several; empty
     /// otherwise.
     pub family: Vec<AlgoKind>,
+    /// The type name of `-a sha2`/`-a sha3` (`SHA2`, `SHA3`), with `-l` or
+    /// not: GNU 9.11 names it in "improperly formatted" warnings.
+    pub family_name: Option<&'static str>,
     /// `-l` was given with a non-zero value.
     pub length_given: bool,
     /// The dialect of the checksum lines.

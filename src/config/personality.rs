@@ -23,6 +23,8 @@ pub enum Personality {
     B2sum,
     /// GNU `cksum` (`-a ALGO`, CRC by default, tagged output by default).
     Cksum,
+    /// GNU `sum` (the BSD checksum by default, `-r`, `-s`/`--sysv`).
+    Sum,
     /// The native `mhash` face: `-a ALGO` (default sha256), untagged output.
     Mhash,
     /// `b3sum` (the BLAKE3 team's tool): BLAKE3 with its flags that fit
@@ -33,7 +35,7 @@ pub enum Personality {
 
 impl Personality {
     /// Every GNU-named personality, with its fixed program name.
-    pub const GNU: [(Personality, &'static str); 8] = [
+    pub const GNU: [(Personality, &'static str); 9] = [
         (Personality::Md5sum, "md5sum"),
         (Personality::Sha1sum, "sha1sum"),
         (Personality::Sha224sum, "sha224sum"),
@@ -42,11 +44,13 @@ impl Personality {
         (Personality::Sha512sum, "sha512sum"),
         (Personality::B2sum, "b2sum"),
         (Personality::Cksum, "cksum"),
+        (Personality::Sum, "sum"),
     ];
 
     /// Chooses the personality from `argv[0]`: its base name with any `.exe`
     /// stripped, matched exactly, else by the longest GNU name it ends with
-    /// (`gsha256sum`, `x86_64-sha256sum`); anything else is `mhash`.
+    /// (`gsha256sum`, `x86_64-sha256sum`; `sum` only as `gsum` or `X-sum`);
+    /// anything else is `mhash`.
     pub fn from_argv0(argv0: &std::ffi::OsStr) -> Personality {
         let path = std::path::Path::new(argv0);
         let base = path
@@ -60,9 +64,14 @@ impl Personality {
         if base == "b3sum" || base.ends_with("-b3sum") {
             return Personality::B3sum;
         }
+        // `sum` is a suffix of every other name (and of `xxh64sum`): only
+        // `gsum` and `PREFIX-sum` mean it.
+        if base == "gsum" || base.ends_with("-sum") {
+            return Personality::Sum;
+        }
         Self::GNU
             .iter()
-            .filter(|(_, n)| base.ends_with(n))
+            .filter(|(p, n)| *p != Personality::Sum && base.ends_with(n))
             .max_by_key(|(_, n)| n.len())
             .map(|(p, _)| *p)
             .unwrap_or(Personality::Mhash)
@@ -93,6 +102,7 @@ impl Personality {
             Personality::Sha512sum => AlgoKind::Sha512,
             Personality::B2sum => AlgoKind::Blake2b,
             Personality::B3sum => AlgoKind::Blake3,
+            Personality::Sum => AlgoKind::Bsd,
             Personality::Cksum | Personality::Mhash => return None,
         };
         Some(Algorithm::new(kind))
@@ -138,7 +148,12 @@ mod tests {
             Personality::from_argv0(OsStr::new("./target/release/mhash")),
             Personality::Mhash
         );
-        assert_eq!(Personality::from_argv0(OsStr::new("sum")), Personality::Mhash);
+        assert_eq!(Personality::from_argv0(OsStr::new("sum")), Personality::Sum);
+        assert_eq!(Personality::from_argv0(OsStr::new("/bin/sum")), Personality::Sum);
+        assert_eq!(
+            Personality::from_argv0(OsStr::new("xxh64sum")),
+            Personality::Mhash
+        );
         assert_eq!(
             Personality::from_argv0(OsStr::new("/usr/local/bin/b3sum")),
             Personality::B3sum

@@ -33,6 +33,9 @@ pub struct Console {
     write_error: Option<std::io::Error>,
     /// The progress bar, when one may show: terminal writes go around it.
     progress: Option<Progress>,
+    /// The run flushes standard output as GNU does after each checksum
+    /// line, so a write error keeps its errno (see [`Console::finish`]).
+    flushes_per_line: bool,
 }
 
 impl Console {
@@ -71,7 +74,15 @@ impl Console {
             line_buffered,
             write_error: None,
             progress: None,
+            flushes_per_line: true,
         }
+    }
+
+    /// Says whether GNU flushes standard output after each line of this
+    /// run (9.11: it does for digests and check mode, not for `--help`,
+    /// `--version` or the CRC and sum lines, whose write errors lose errno).
+    pub fn set_flushes_per_line(&mut self, yes: bool) {
+        self.flushes_per_line = yes;
     }
 
     /// Shows a progress bar from now on (`None`: no longer).
@@ -138,10 +149,15 @@ impl Console {
         };
     }
 
+    /// `name` quoted as the GNU release's `quotef` does.
+    pub fn quotef(&self, name: &[u8]) -> Vec<u8> {
+        quote::quotef_compat(name, self.compat == GnuCompat::V9_1)
+    }
+
     /// Prints `PROG: NAME: STRERROR` on standard error, the name quoted as
     /// GNU's `quotef` does.
     pub fn error_io(&mut self, name: &[u8], e: &std::io::Error) {
-        let mut msg = quote::quotef(name);
+        let mut msg = self.quotef(name);
         msg.extend_from_slice(b": ");
         msg.extend_from_slice(crate::os::strerror(e).as_bytes());
         self.error_msg(&msg);
@@ -157,8 +173,10 @@ impl Console {
             return true;
         };
         // GNU 9.1 lost errno unless the final fclose itself failed with it
-        // (a closed stdout: EBADF).
-        let msg = if self.compat == GnuCompat::V9_1 && e.raw_os_error() != Some(libc::EBADF) {
+        // (a closed stdout: EBADF); 9.11 too where it did not flush each
+        // line itself.
+        let lost = self.compat == GnuCompat::V9_1 || !self.flushes_per_line;
+        let msg = if lost && e.raw_os_error() != Some(libc::EBADF) {
             "write error".to_string()
         } else {
             format!("write error: {}", crate::os::strerror(&e))

@@ -135,13 +135,30 @@ pub fn locale_quote(s: &str) -> String {
     }
 }
 
-/// Quotes `name` as GNU `quotef` does (C or UTF-8 locale rules).
+/// Quotes `name` as GNU 9.11's `quotef` does (C or UTF-8 locale rules).
 pub fn quotef(name: &[u8]) -> Vec<u8> {
     quote_with(name, utf8_locale())
 }
 
-/// [`quotef`] with the locale rule given explicitly.
+/// [`quotef`] as GNU 9.11 (`gnu_9_1` false) or 9.1 (gnulib's stale
+/// second-pass state, see [`quote_with_9_1`]) quotes.
+pub fn quotef_compat(name: &[u8], gnu_9_1: bool) -> Vec<u8> {
+    quote_at(name, utf8_locale(), gnu_9_1)
+}
+
+/// [`quotef`] with the locale rule given explicitly (GNU 9.11).
 pub fn quote_with(name: &[u8], utf8: bool) -> Vec<u8> {
+    quote_at(name, utf8, false)
+}
+
+/// [`quote_with`] as GNU 9.1's gnulib quotes.
+pub fn quote_with_9_1(name: &[u8], utf8: bool) -> Vec<u8> {
+    quote_at(name, utf8, true)
+}
+
+/// gnulib's `quotearg_n_style_colon (.., shell_escape_quoting_style, ..)`:
+/// `:` needs quoting too. `stale`: GNU 9.1's gnulib quirk (below).
+fn quote_at(name: &[u8], utf8: bool, stale: bool) -> Vec<u8> {
     if name.is_empty() {
         return b"''".to_vec();
     }
@@ -161,7 +178,7 @@ pub fn quote_with(name: &[u8], utf8: bool) -> Vec<u8> {
                         needs = true;
                         has_single = true;
                     }
-                    b' ' => needs = true,
+                    b' ' | b':' => needs = true,
                     b'!' | b'"' | b'$' | b'&' | b'(' | b')' | b'*' | b';' | b'<' | b'=' | b'>' | b'?'
                     | b'[' | b'\\' | b'^' | b'`' | b'|' => {
                         needs = true;
@@ -193,14 +210,15 @@ pub fn quote_with(name: &[u8], utf8: bool) -> Vec<u8> {
     }
     let mut out = Vec::with_capacity(name.len() + 8);
     out.push(b'\'');
-    // gnulib quirk, reproduced: a name with a single quote is quoted in two
-    // passes (the first only measures), and the second pass starts with the
-    // first one's final "inside $'...'" state. When the name ends in an
-    // escaped byte, the second pass thus opens with a stale state: its
-    // first escape lacks the `'$'` (`\r'\232` quotes as `'\r'\'''$'\232'`)
-    // and a leading printable gets a spurious `''`.
+    // GNU 9.1's gnulib quirk, reproduced: a name with a single quote is
+    // quoted in two passes (the first only measures), and the second pass
+    // starts with the first one's final "inside $'...'" state. When the
+    // name ends in an escaped byte, the second pass thus opens with a stale
+    // state: its first escape lacks the `'$'` (`\r'\232` quotes as
+    // `'\r'\'''$'\232'`) and a leading printable gets a spurious `''`.
+    // GNU 9.11's gnulib starts clean (`''$'\r'\'''$'\232'`).
     let last_is_escape = matches!(units(name, utf8).last(), Some(Unit::Escape(_)));
-    let mut in_escape = has_single && last_is_escape;
+    let mut in_escape = stale && has_single && last_is_escape;
     for u in units(name, utf8) {
         match u {
             Unit::Escape(b) => {
@@ -246,10 +264,21 @@ pub fn quote_with(name: &[u8], utf8: bool) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::quote_with;
+    use super::{quote_with, quote_with_9_1};
 
     fn q(s: &[u8]) -> String {
-        String::from_utf8_lossy(&quote_with(s, false)).into_owned()
+        String::from_utf8_lossy(&quote_with_9_1(s, false)).into_owned()
+    }
+
+    // GNU coreutils 9.11 (`md5sum NAME`, LC_ALL=C).
+    #[test]
+    fn quoting_matches_gnu_9_11() {
+        let q = |s: &[u8]| String::from_utf8_lossy(&quote_with(s, false)).into_owned();
+        assert_eq!(q(b"a:b"), "'a:b'");
+        assert_eq!(q(b"it's:x"), "\"it's:x\"");
+        assert_eq!(q(b"a'\x01"), r#"'a'\'''$'\001'"#);
+        assert_eq!(q(b"\r'\x9a"), r#"''$'\r'\'''$'\232'"#);
+        assert_eq!(q(b"x\ny"), "'x'$'\\n''y'");
     }
 
     // Expected values are GNU coreutils 9.1's diagnostics
@@ -274,5 +303,8 @@ mod tests {
         assert_eq!(q(b"a'\x01"), r#"'''a'\'''$'\001'"#);
         assert_eq!(q(b"\x01'a"), r#"''$'\001'\''a'"#);
         assert_eq!(q(b" '\n"), r#"''' '\'''$'\n'"#);
+        // `quotef` is the colon variant in 9.1 too.
+        assert_eq!(q(b"nosuch:x"), "'nosuch:x'");
+        assert_eq!(q(b"a'b:"), "\"a'b:\"");
     }
 }
