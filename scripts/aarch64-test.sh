@@ -165,11 +165,11 @@ fi
 # once more, and says so.
 emulated_tests() {
   local status=0
-  timeout 900 cargo test --locked --target "$TARGET" --no-fail-fast -- --test-threads=1 || status=$?
+  timeout 1800 cargo test --locked --target "$TARGET" --no-fail-fast -- --test-threads=1 || status=$?
   if [ "$status" = 124 ]; then
-    echo "aarch64: the run hung past 900 s (a qemu-user fork deadlock?); running it once more" >&2
+    echo "aarch64: the run hung past 1800 s (a qemu-user fork deadlock?); running it once more" >&2
     status=0
-    timeout 900 cargo test --locked --target "$TARGET" --no-fail-fast -- --test-threads=1 || status=$?
+    timeout 1800 cargo test --locked --target "$TARGET" --no-fail-fast -- --test-threads=1 || status=$?
   fi
   return "$status"
 }
