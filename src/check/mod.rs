@@ -547,8 +547,9 @@ impl Lines<'_> {
     /// The scheduler's item for a parsed line.
     fn item(&mut self, parsed: Result<parse::CheckLine, LineError>) -> Item<Listed, Event> {
         let line = self.line_no;
-        let shown = quote::quotef_compat(self.display, self.old_quotes);
-        let at = |msg: String| [&shown[..], msg.as_bytes()].concat();
+        // Quoted only for a message that is printed (a line at a time).
+        let (display, old_quotes) = (self.display, self.old_quotes);
+        let at = |msg: String| [&quote::quotef_compat(display, old_quotes)[..], msg.as_bytes()].concat();
         match parsed {
             Ok(p) => {
                 let listed = Listed {
