@@ -29,6 +29,7 @@ use parse::{Chosen, LineError, Parser, Preferred};
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The check-mode state GNU keeps for the whole run, across checksum files.
 #[derive(Debug)]
@@ -213,6 +214,7 @@ pub fn check_file(
     if run_wide {
         parser.bsd_reversed = session.bsd_reversed;
     }
+    let output_failed = AtomicBool::new(false);
     let mut lines = Lines {
         reader: BufReader::with_capacity(64 * 1024, reader),
         parser,
@@ -230,6 +232,7 @@ pub fn check_file(
         checkfile: &name,
         subject: false,
         old_quotes: common.compat == crate::config::GnuCompat::V9_1,
+        output_failed: &output_failed,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -238,6 +241,7 @@ pub fn check_file(
         display,
         tally: Tally::default(),
         aborted: false,
+        output_failed: &output_failed,
     };
     let lost = schedule(common, &mut lines, &mut |ev, more| out.emit(con, ev, more));
     session.last_tag = lines.parser.last_tag;
@@ -420,6 +424,8 @@ struct Lines<'a> {
     subject: bool,
     /// GNU 9.1's quoting of names in messages.
     old_quotes: bool,
+    /// Standard output has failed: read no more lines.
+    output_failed: &'a AtomicBool,
 }
 
 /// The listed file an item is about, if any.
@@ -461,7 +467,7 @@ impl Lines<'_> {
     /// checksum file ends).
     fn read_item(&mut self) -> Option<Item<Listed, Event>> {
         loop {
-            if self.done {
+            if self.done || self.output_failed.load(Ordering::Relaxed) {
                 return None;
             }
             self.buf.clear();
@@ -591,6 +597,9 @@ struct Outcomes<'a> {
     tally: Tally,
     /// The checksum file could not be read to its end.
     aborted: bool,
+    /// Set once standard output has failed: the line reader stops (GNU
+    /// fails at once on `... | cksum -c > /dev/full`, endless input too).
+    output_failed: &'a AtomicBool,
 }
 
 impl Outcomes<'_> {
@@ -671,6 +680,9 @@ impl Outcomes<'_> {
         // GNU writes each status line when its file is done.
         if !more {
             con.flush_now();
+        }
+        if con.write_failed() {
+            self.output_failed.store(true, Ordering::Relaxed);
         }
     }
 }
