@@ -772,17 +772,7 @@ fn install_links_creates_gnu_names_that_behave_as_gnu() {
     let bin = d.path().join("bin");
     fs::create_dir(&bin).unwrap();
     let exe = fs::canonicalize(MHASH).unwrap();
-    let names = [
-        "md5sum",
-        "sha1sum",
-        "sha224sum",
-        "sha256sum",
-        "sha384sum",
-        "sha512sum",
-        "b2sum",
-        "cksum",
-        "sum",
-    ];
+    let names = util::GNU_NAMES;
     let expected: String = names
         .iter()
         .map(|n| format!("{}/{n} -> {}\n", bin.display(), exe.display()))

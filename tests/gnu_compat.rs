@@ -31,16 +31,7 @@ const SUMS: &[&str] = &[
     "b2sum",
 ];
 
-const TOOLS: &[&str] = &[
-    "md5sum",
-    "sha1sum",
-    "sha224sum",
-    "sha256sum",
-    "sha384sum",
-    "sha512sum",
-    "b2sum",
-    "cksum",
-];
+const TOOLS: &[&str] = util::GNU_TOOLS;
 
 /// cksum -a values accepted by coreutils 9.1, in its own order.
 const CKSUM_ALGOS: &[&str] = &[

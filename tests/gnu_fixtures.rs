@@ -17,17 +17,7 @@ use crate::util;
 
 const CASES: &str = include_str!("data/gnu-9.11/cases.txt");
 const FIXTURES: &[u8] = include_bytes!("data/gnu-9.11/fixtures.txt");
-const NAMES: [&str; 9] = [
-    "md5sum",
-    "sha1sum",
-    "sha224sum",
-    "sha256sum",
-    "sha384sum",
-    "sha512sum",
-    "b2sum",
-    "cksum",
-    "sum",
-];
+const NAMES: [&str; 9] = util::GNU_NAMES;
 
 /// One recorded case: the command line and GNU's answer.
 struct Fixture {

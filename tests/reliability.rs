@@ -32,16 +32,7 @@ use tempfile::TempDir;
 
 use crate::util::{self, MHASH, emulator};
 
-const TOOLS: &[&str] = &[
-    "md5sum",
-    "sha1sum",
-    "sha224sum",
-    "sha256sum",
-    "sha384sum",
-    "sha512sum",
-    "b2sum",
-    "cksum",
-];
+const TOOLS: &[&str] = util::GNU_TOOLS;
 /// SHA-256 of "hello\n", the content of `a` in every scratch directory.
 const A256: &str = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
 

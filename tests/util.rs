@@ -45,9 +45,8 @@ macro_rules! assert_bytes_eq {
 /// The mhash binary under test.
 pub const MHASH: &str = env!("CARGO_BIN_EXE_mhash");
 
-/// GNU coreutils' checksum tools, the oracle: all of them under `/usr/bin`
-/// or none is used ([`gnu_available`]).
-pub const GNU_TOOLS: [&str; 8] = [
+/// Every GNU name mhash answers to: the checksum tools, then `sum`.
+pub const GNU_NAMES: [&str; 9] = [
     "md5sum",
     "sha1sum",
     "sha224sum",
@@ -56,7 +55,12 @@ pub const GNU_TOOLS: [&str; 8] = [
     "sha512sum",
     "b2sum",
     "cksum",
+    "sum",
 ];
+
+/// GNU coreutils' checksum tools, the oracle: all of them under `/usr/bin`
+/// or none is used ([`gnu_available`]).
+pub const GNU_TOOLS: &[&str] = GNU_NAMES.split_at(8).0;
 
 // ---------------------------------------------------------------------------
 // The environment

@@ -446,22 +446,29 @@ fn post_checks(p: Personality, old: bool, t: &Typed, algo: Algorithm, low: &LowA
             "the --binary and --text options are meaningless when verifying checksums",
         ));
     }
-    if !t.check {
-        for (on, name) in [
-            (t.ignore_missing, "ignore-missing"),
-            (t.verbosity == Verbosity::Status, "status"),
-            (t.verbosity == Verbosity::Warn, "warn"),
-            (t.verbosity == Verbosity::Quiet, "quiet"),
-            (t.strict, "strict"),
-        ] {
-            if on {
-                return Err(Error::usage(format!(
-                    "the --{name} option is meaningful only when verifying checksums"
-                )));
-            }
+    check_only_options(t)?;
+    native_checks(t, low)
+}
+
+/// GNU's refusal of the check-only options without `-c`, in its order.
+fn check_only_options(t: &Typed) -> Result<(), Error> {
+    if t.check {
+        return Ok(());
+    }
+    for (on, name) in [
+        (t.ignore_missing, "ignore-missing"),
+        (t.verbosity == Verbosity::Status, "status"),
+        (t.verbosity == Verbosity::Warn, "warn"),
+        (t.verbosity == Verbosity::Quiet, "quiet"),
+        (t.strict, "strict"),
+    ] {
+        if on {
+            return Err(Error::usage(format!(
+                "the --{name} option is meaningful only when verifying checksums"
+            )));
         }
     }
-    native_checks(t, low)
+    Ok(())
 }
 
 /// GNU 9.11's checks of option combinations, in its order: `-z` with
@@ -483,21 +490,7 @@ fn gnu_9_11_checks(p: Personality, t: &Typed, tagged: bool) -> Result<(), Error>
             "the --binary and --text options are meaningless when verifying checksums",
         ));
     }
-    if !t.check {
-        for (on, name) in [
-            (t.ignore_missing, "ignore-missing"),
-            (t.verbosity == Verbosity::Status, "status"),
-            (t.verbosity == Verbosity::Warn, "warn"),
-            (t.verbosity == Verbosity::Quiet, "quiet"),
-            (t.strict, "strict"),
-        ] {
-            if on {
-                return Err(Error::usage(format!(
-                    "the --{name} option is meaningful only when verifying checksums"
-                )));
-            }
-        }
-    }
+    check_only_options(t)?;
     if tagged && t.binary == Some(false) {
         return Err(Error::usage(if p == Personality::Cksum {
             "--text mode is only supported with --untagged"
