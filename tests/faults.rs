@@ -447,6 +447,13 @@ fn close_errors_fail_the_input() {
 /// Nothing above may end in a signal (an abort is SIGABRT).
 #[test]
 fn no_signal_from_a_limit() {
+    if let Some(emu) = emulator() {
+        skip(
+            "faults::no_signal_from_a_limit",
+            &format!("ulimit -v would limit {emu} too"),
+        );
+        return;
+    }
     let e = env();
     let o = e.sh(
         &e.mh,

@@ -366,11 +366,12 @@ fn aarch64_backends_follow_the_cpu_features() {
         .unwrap();
     // POSIX cksum of "abc": 1219131554 (../shared/vectors/crc).
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1219131554 3 abc\n");
+    // GNU 9.11 names the program without its directory in error()
+    // messages, --debug's included (recorded in tests/data/gnu-9.11).
     let want = if features.contains(&"pmull") && !portable {
-        "/cksum: using vmull hardware support\n"
+        "cksum: using vmull hardware support\n"
     } else {
-        "/cksum: vmull support not detected\n"
+        "cksum: vmull support not detected\n"
     };
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.ends_with(want) && err.lines().count() == 1, "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), want);
 }
