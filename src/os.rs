@@ -122,6 +122,21 @@ pub fn stdout_writer() -> Box<dyn io::Write + Send> {
     }
 }
 
+/// Standard error as a plain writer (descriptor 2 on Unix, unbuffered as
+/// C's `stderr`): a closed or full standard error fails with EBADF or
+/// ENOSPC, which the run's exit status reports as GNU's does (Rust's
+/// `Stderr` would swallow EBADF).
+pub fn stderr_writer() -> Box<dyn io::Write + Send> {
+    #[cfg(unix)]
+    {
+        Box::new(raw_fd_file(2))
+    }
+    #[cfg(not(unix))]
+    {
+        Box::new(io::stderr())
+    }
+}
+
 /// True when standard output may be shared with other processes' writes
 /// line by line: a pipe or socket, or a file opened `O_APPEND`.
 pub fn stdout_shared() -> bool {

@@ -264,33 +264,43 @@ where
     });
     let room = Condvar::new();
     let emit = Mutex::new(emit);
-    let worker = |buf: S| worker_loop(&state, &room, &emit, &work, window, batching, buf);
+    let worker = |buf: S, first_claimed: Option<&mut dyn FnMut()>| {
+        worker_loop(&state, &room, &emit, &work, window, batching, buf, first_claimed)
+    };
     // The caller's own buffer first: it must exist (as in a one-job run);
     // the other threads' buffers are taken only if memory allows.
     let own = S::first();
     std::thread::scope(|s| {
-        for _ in 1..jobs {
-            // Where memory is short (a thread stack or a buffer cannot be
-            // had), the run goes on with the threads it has.
-            let Some(buf) = S::another() else {
-                break;
-            };
-            // The check and the stack's mapping together (see `budgeted`).
-            let spawned = budgeted(WORKER_STACK + (1 << 20), || {
-                if !headroom() {
-                    return None;
+        // The other threads start once the caller has claimed the first
+        // items, and only if more may follow: the first input is always
+        // read by the calling thread (as in GNU, which has no other: a
+        // tracer following that thread alone, `strace -P FILE -e
+        // fault=...` in GNU's tests/cksum/cksum-c.sh, sees its reads),
+        // and a run whose first claim took every item starts none.
+        let mut start_others = || {
+            for _ in 1..jobs {
+                // Where memory is short (a thread stack or a buffer cannot be
+                // had), the run goes on with the threads it has.
+                let Some(buf) = S::another() else {
+                    break;
+                };
+                // The check and the stack's mapping together (see `budgeted`).
+                let spawned = budgeted(WORKER_STACK + (1 << 20), || {
+                    if !headroom() {
+                        return None;
+                    }
+                    std::thread::Builder::new()
+                        .name("mhash-worker".into())
+                        .stack_size(WORKER_STACK)
+                        .spawn_scoped(s, move || worker(buf, None))
+                        .ok()
+                });
+                if spawned.is_none() {
+                    break;
                 }
-                std::thread::Builder::new()
-                    .name("mhash-worker".into())
-                    .stack_size(WORKER_STACK)
-                    .spawn_scoped(s, move || worker(buf))
-                    .ok()
-            });
-            if spawned.is_none() {
-                break;
             }
-        }
-        worker(own);
+        };
+        worker(own, Some(&mut start_others));
     });
     let st = lock(&state);
     st.produced - st.emitted
@@ -433,6 +443,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// One thread's loop: claim items, work them, store and emit results.
+/// `first_claimed` (the calling thread's) runs once, after the first
+/// claim, unless that claim took every item.
+#[allow(clippy::too_many_arguments)]
 fn worker_loop<W, R, S, P, F, E>(
     state: &Mutex<State<W, R, P>>,
     room: &Condvar,
@@ -441,6 +455,7 @@ fn worker_loop<W, R, S, P, F, E>(
     window: usize,
     batching: Batching,
     mut buf: S,
+    mut first_claimed: Option<&mut dyn FnMut()>,
 ) where
     P: FnMut() -> Option<Item<W, R>>,
     F: Fn(Vec<W>, &mut S, &mut dyn Deliver<R>),
@@ -487,6 +502,13 @@ fn worker_loop<W, R, S, P, F, E>(
         };
         if claimed.is_empty() {
             return;
+        }
+        if let Some(hook) = first_claimed.take() {
+            // The producer's end is known only once it returns None: a
+            // single item still starts the others, which find nothing.
+            if !lock(state).exhausted {
+                hook();
+            }
         }
         let started = std::time::Instant::now();
         let n = claimed.len();

@@ -48,6 +48,8 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
             base64: true,
             short_lines: true,
             length_needs_digit: true,
+            lines_9_11: false,
+            base64_first: false,
         };
     }
     let b2 = a.kind == AlgoKind::Blake2b;
@@ -60,6 +62,8 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
         base64: true,
         short_lines: b2,
         length_needs_digit: true,
+        lines_9_11: false,
+        base64_first: false,
     }
 }
 

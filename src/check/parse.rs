@@ -127,6 +127,16 @@ pub struct Expect {
     /// A tag's `-LENGTH` must begin with a digit (GNU 9.11 refuses
     /// `BLAKE2b-+256`, which 9.1's `xstrtoumax` reads).
     pub length_needs_digit: bool,
+    /// GNU 9.11's reading of lines (see `CheckJob::lines_9_11`): a tag is
+    /// followed by `(`, ` (` or `-LENGTH` only ([`TagRule`] then says only
+    /// which tags may be read); NUL after a tagged digest is improper,
+    /// after an untagged one a separator.
+    pub lines_9_11: bool,
+    /// GNU cksum's `valid_digits`: a digest whose hex and base64 forms
+    /// have the same length (16- and 32-bit BLAKE2b: 4 and 8 characters)
+    /// is read as base64 only, so `cksum -a blake2b -l 16 --untagged`'s
+    /// own hex line is improperly formatted for `cksum -c`.
+    pub base64_first: bool,
 }
 
 /// Per-checksum-file parser state.
@@ -155,14 +165,24 @@ pub struct Parser {
     fixed_by_tag: Option<Algorithm>,
 }
 
+/// The fixed-length algorithms whose tag may carry a shorter length
+/// (`MD5-128`, `SHA1-80`) in GNU cksum's check mode: GNU's own tagged
+/// algorithms, SHA-3 excepted (its `SHA3-N` tags name the variant).
+fn truncatable(kind: AlgoKind) -> bool {
+    use AlgoKind::*;
+    matches!(kind, Md5 | Sha1 | Sha224 | Sha256 | Sha384 | Sha512 | Sm3)
+}
+
 fn is_white(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
 
 /// Decodes exactly `len` bytes from `text`: hex (either case) of `2*len`
-/// digits, or (when allowed) padded base64 of `4*ceil(len/3)` characters.
-fn decode_digest(text: &[u8], len: usize, base64: bool) -> Option<Vec<u8>> {
-    if text.len() == 2 * len && text.iter().all(u8::is_ascii_hexdigit) {
+/// digits, or (when allowed) padded base64 of `4*ceil(len/3)` characters
+/// (`base64_first`: base64 only, where the two lengths are equal).
+fn decode_digest(text: &[u8], len: usize, base64: bool, base64_first: bool) -> Option<Vec<u8>> {
+    let base64_only = base64 && base64_first && 2 * len == len.div_ceil(3) * 4;
+    if !base64_only && text.len() == 2 * len && text.iter().all(u8::is_ascii_hexdigit) {
         return hex::decode(text).ok();
     }
     if base64 && text.len() == len.div_ceil(3) * 4 {
@@ -341,7 +361,14 @@ impl Parser {
             }
             // GNU's algorithm_from_tag ends the tag at a blank, `-`, `(`
             // or the end of the C string: a NUL after the tag counts.
-            if self.expect.tag_rule != TagRule::AnyChar
+            if self.expect.lines_9_11 && self.expect.tag_rule != TagRule::Strict {
+                // 9.11: `TAG (`, `TAG(` or `TAG-N`; anything else is read
+                // as an untagged line (`MD5\t(f)`, `MD5x (f)`, `MD5\0(f)`
+                // are improperly formatted).
+                if !matches!(next, Some(b' ' | b'-' | b'(')) {
+                    continue;
+                }
+            } else if self.expect.tag_rule != TagRule::AnyChar
                 && !matches!(next, Some(b' ' | b'\t' | b'-' | b'('))
                 && !(self.expect.tag_rule == TagRule::Blank && next == Some(0))
             {
@@ -350,7 +377,25 @@ impl Parser {
             let prev_tag = self.last_tag;
             self.last_tag = Some(tag);
             let mut algo = Algorithm::new(kind);
-            if kind.variable_length() && next == Some(b'-') {
+            // The digest's length in bytes: the algorithm's, or a shorter
+            // one a fixed-length tag names (below).
+            let mut digest_len = None;
+            if truncatable(kind) && self.expect.tag_rule != TagRule::Strict && next == Some(b'-') {
+                // GNU cksum's split_3 reads a length after any tag and
+                // takes it for any algorithm (9.1: `0 < length && length <=
+                // digest_length && length % 8 == 0`; 9.11 the same, with a
+                // digit first): `MD5-128 (f) = ...`, `SHA1-80 (f) = <20
+                // hex>`, comparing that many leading bytes (hex_equal).
+                if self.expect.length_needs_digit && !s.get(j + 1).is_some_and(u8::is_ascii_digit) {
+                    return Err(LineError::Malformed);
+                }
+                let (bits, used) = strtoumax_base0(&s[j + 1..]).ok_or(LineError::Malformed)?;
+                if bits == 0 || bits > algo.digest_len() as u64 * 8 || !bits.is_multiple_of(8) {
+                    return Err(LineError::Malformed);
+                }
+                digest_len = Some(bits as usize / 8);
+                j += 1 + used;
+            } else if kind.variable_length() && next == Some(b'-') {
                 // GNU: xstrtoumax (s + i, &end, 0, ...): C syntax, any base;
                 // 9.11 wants a digit first (`BLAKE2b-+256` is refused).
                 if self.expect.length_needs_digit && !s.get(j + 1).is_some_and(u8::is_ascii_digit) {
@@ -372,6 +417,7 @@ impl Parser {
                 };
                 j += 1 + used;
             } else if next != Some(b'(')
+                && !self.expect.lines_9_11
                 && (self.expect.tag_rule == TagRule::AnyChar
                     || (self.expect.tag_rule == TagRule::Blank && matches!(next, Some(b' ' | b'\t' | 0))))
             {
@@ -390,7 +436,7 @@ impl Parser {
                 }
                 return Err(LineError::Malformed);
             }
-            let line = self.bsd_split(&s[j + 1..], algo, escaped);
+            let line = self.bsd_split(&s[j + 1..], algo, digest_len, escaped);
             self.fix_by_tag(&line);
             return line;
         }
@@ -454,15 +500,22 @@ impl Parser {
                 return Some(Err(LineError::Malformed));
             }
             self.last_tag = kind.tag();
-            let line = self.bsd_split(&s[j + 1..], Algorithm::new(kind), escaped);
+            let line = self.bsd_split(&s[j + 1..], Algorithm::new(kind), None, escaped);
             self.fix_by_tag(&line);
             return Some(line);
         }
         None
     }
 
-    /// `NAME) = DIGEST`, the name running to the last `)`.
-    fn bsd_split(&self, s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine, LineError> {
+    /// `NAME) = DIGEST`, the name running to the last `)`; the digest
+    /// `digest_len` bytes long where the tag truncated it, else `algo`'s.
+    fn bsd_split(
+        &self,
+        s: &[u8],
+        algo: Algorithm,
+        digest_len: Option<usize>,
+        escaped: bool,
+    ) -> Result<CheckLine, LineError> {
         let close = s.iter().rposition(|&b| b == b')').ok_or(LineError::Malformed)?;
         let name = c_name(&s[..close], escaped)?;
         let mut i = close + 1;
@@ -477,7 +530,15 @@ impl Parser {
             i += 1;
         }
         // GNU reads the digest as a C string: a NUL ends it (`... = HEX\0`).
-        let digest = decode_digest(c_str(&s[i..]), algo.digest_len(), self.expect.base64)
+        // GNU 9.1 read the digest as a C string (`... = HEX\0` ended at
+        // the NUL); 9.11 reads to the end of the line.
+        let text = if self.expect.lines_9_11 {
+            &s[i..]
+        } else {
+            c_str(&s[i..])
+        };
+        let len = digest_len.unwrap_or(algo.digest_len());
+        let digest = decode_digest(text, len, self.expect.base64, self.expect.base64_first)
             .ok_or(LineError::Malformed)?;
         Ok(CheckLine {
             algo,
@@ -508,8 +569,8 @@ impl Parser {
                 .position(|&b| is_white(b))
                 .ok_or(LineError::Malformed)?;
             let algo = Algorithm::new(AlgoKind::Xxh3);
-            let digest =
-                decode_digest(&rest[..tok_len], algo.digest_len(), false).ok_or(LineError::Malformed)?;
+            let digest = decode_digest(&rest[..tok_len], algo.digest_len(), false, false)
+                .ok_or(LineError::Malformed)?;
             let mut i = tok_len + 1;
             if matches!(rest.get(i), Some(b' ' | b'*')) {
                 i += 1;
@@ -523,10 +584,12 @@ impl Parser {
                 alternatives: Vec::new(),
             });
         }
-        // The digest token runs to the first blank.
+        // The digest token runs to the first blank (GNU 9.11: or NUL,
+        // which then separates it from the name as a blank does).
+        let nul_ends = self.expect.lines_9_11;
         let tok_len = rest
             .iter()
-            .position(|&b| is_white(b))
+            .position(|&b| is_white(b) || (nul_ends && b == 0))
             .ok_or(LineError::Malformed)?;
         let tok = &rest[..tok_len];
         let hex_run = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
@@ -538,7 +601,7 @@ impl Parser {
         let untagged = self.expect.untagged.filter(|a| {
             !matches!(self.untagged_by, Chosen::FileName | Chosen::Header)
                 || (a.kind == AlgoKind::Blake2b && hex_run == tok_len)
-                || decode_digest(tok, a.digest_len(), self.expect.base64).is_some()
+                || decode_digest(tok, a.digest_len(), self.expect.base64, self.expect.base64_first).is_some()
         });
         let algo = match untagged {
             Some(a) if a.kind == AlgoKind::Blake2b && self.expect.blake2b_auto_length => {
@@ -592,7 +655,13 @@ impl Parser {
         if rest.len() < min {
             return Err(LineError::Malformed);
         }
-        let digest = decode_digest(tok, algo.digest_len(), self.expect.base64).ok_or(LineError::Malformed)?;
+        let digest = decode_digest(
+            tok,
+            algo.digest_len(),
+            self.expect.base64,
+            self.expect.base64_first,
+        )
+        .ok_or(LineError::Malformed)?;
         // A file's name is a hint, not a proof (`B2SUMS` holding SHA3-224
         // lines): on a mismatch, the digest's length decides.
         if matches!(chosen, Chosen::FileName | Chosen::Header) && self.expect.infer_by_length {
@@ -637,6 +706,8 @@ mod tests {
                 base64: true,
                 short_lines: true,
                 length_needs_digit: true,
+                lines_9_11: false,
+                base64_first: false,
             },
             false,
         )
@@ -694,6 +765,8 @@ mod tests {
                 base64: true,
                 short_lines: false,
                 length_needs_digit: true,
+                lines_9_11: false,
+                base64_first: false,
             },
             false,
         )
@@ -763,6 +836,8 @@ mod tests {
                 base64: false,
                 short_lines: true,
                 length_needs_digit: true,
+                lines_9_11: false,
+                base64_first: false,
             },
             false,
         );

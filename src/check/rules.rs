@@ -112,6 +112,8 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             base64: job.base64,
             short_lines: b2,
             length_needs_digit: job.gnu_level >= crate::algo::GnuSince::V9_4,
+            lines_9_11: job.lines_9_11,
+            base64_first: false,
         };
     }
     let native = job.dialect == Dialect::Native;
@@ -135,6 +137,8 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         base64: job.base64,
         short_lines: true,
         length_needs_digit: job.gnu_level >= crate::algo::GnuSince::V9_4,
+        lines_9_11: job.lines_9_11,
+        base64_first: job.base64 && job.dialect == Dialect::Cksum,
     }
 }
 

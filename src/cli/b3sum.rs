@@ -156,6 +156,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             length_given: false,
             dialect: super::stages::dialect(Personality::B3sum),
             gnu_level: common.compat.algorithms(),
+            lines_9_11: common.compat >= GnuCompat::V9_11,
             base64: common.compat >= GnuCompat::V9_4,
             names: super::stages::status_names(common.compat),
             verbosity: if m.get_flag("quiet") {

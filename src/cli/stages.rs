@@ -25,6 +25,7 @@ use crate::error::Error;
 use crate::text::lossless;
 use getopt::Opt;
 use std::ffi::OsString;
+use std::io::Write as _;
 
 use super::getopt;
 
@@ -37,7 +38,8 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
     let compat = match GnuCompat::from_value(env.gnu_compat.as_deref()) {
         Ok(c) => c,
         Err((c, warning)) => {
-            eprintln!("{warning}");
+            // Not eprintln!: it panics when standard error cannot be written.
+            let _ = writeln!(std::io::stderr(), "{warning}");
             c
         }
     };
@@ -632,6 +634,7 @@ fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: Inp
         length_given: t.length.as_ref().is_some_and(|(n, _)| *n != 0),
         dialect: dialect(p),
         gnu_level: common.compat.algorithms(),
+        lines_9_11: common.compat >= GnuCompat::V9_11,
         // GNU 9.11's md5sum, sha*sum and b2sum read hex digests only.
         base64: (common.compat >= GnuCompat::V9_4
             && !(dialect(p) == Dialect::Single && common.compat >= GnuCompat::V9_11))

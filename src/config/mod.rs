@@ -145,6 +145,14 @@ pub struct CheckJob {
     /// The GNU release line whose algorithms' tags are read (GNU 9.1's
     /// cksum has no SHA-3).
     pub gnu_level: crate::algo::GnuSince,
+    /// GNU 9.11's reading of checksum lines: in cksum and b2sum a BSD tag
+    /// is followed by `(`, ` (` or `-LENGTH`, nothing else (9.1-9.10
+    /// overwrote the character after the tag, whatever it was, and allowed
+    /// a space after it: `MD5\t(f)`, `MD5x (f)`); a NUL after a tagged
+    /// line's digest makes the line improperly formatted (9.1 ended the
+    /// digest there); a NUL after an untagged digest separates it from
+    /// the name as a blank does (9.1: improperly formatted).
+    pub lines_9_11: bool,
     /// Base64 digests are read (GNU 9.4+, and mhash).
     pub base64: bool,
     /// How names are shown in status lines.

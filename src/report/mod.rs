@@ -36,6 +36,9 @@ pub struct Console {
     /// The run flushes standard output as GNU does after each checksum
     /// line, so a write error keeps its errno (see [`Console::finish`]).
     flushes_per_line: bool,
+    /// A write to standard error failed (nothing more can be said about
+    /// it; the run still fails, see [`Console::finish`]).
+    err_failed: bool,
 }
 
 impl Console {
@@ -54,7 +57,7 @@ impl Console {
         } else {
             out
         };
-        Console::new(prog, compat, out, Box::new(std::io::stderr()), line_buffered)
+        Console::new(prog, compat, out, crate::os::stderr_writer(), line_buffered)
     }
 
     /// A console over the writers `out` and `err` (`line_buffered`: flush
@@ -75,12 +78,15 @@ impl Console {
             write_error: None,
             progress: None,
             flushes_per_line: true,
+            err_failed: false,
         }
     }
 
     /// Says whether GNU flushes standard output after each line of this
     /// run (9.11: it does for digests and check mode, not for `--help`,
-    /// `--version` or the CRC and sum lines, whose write errors lose errno).
+    /// `--version`, whose write errors lose errno; nor, in 9.11, for the
+    /// CRC and sum lines, which mhash reports with errno as GNU does
+    /// after 9.11).
     pub fn set_flushes_per_line(&mut self, yes: bool) {
         self.flushes_per_line = yes;
     }
@@ -142,11 +148,12 @@ impl Console {
         line.extend_from_slice(msg);
         line.push(b'\n');
         let err = &mut self.err;
-        let mut write = || err.write_all(&line);
-        let _ = match &self.progress {
+        let mut write = || err.write_all(&line).and_then(|()| err.flush());
+        let written = match &self.progress {
             Some(p) => p.suspend(write),
             None => write(),
         };
+        self.err_failed |= written.is_err();
     }
 
     /// `name` quoted as the GNU release's `quotef` does.
@@ -165,12 +172,15 @@ impl Console {
 
     /// Flushes standard output; GNU's `close_stdout`: a failure is
     /// "write error: REASON" and the run fails (GNU 9.1: "write error",
-    /// its `close_stream` having lost errno). Returns true when all output
-    /// was written.
+    /// its `close_stream` having lost errno). A failed write to standard
+    /// error fails the run too, silently (gnulib closeout.c: `close_stream
+    /// (stderr)` fails, `_exit (exit_failure)`; GNU's
+    /// tests/misc/warning-errors.sh: `cksum --debug /dev/null 2>/dev/full`
+    /// exits 1). Returns true when all output was written.
     pub fn finish(&mut self) -> bool {
         let flushed = self.out.flush();
         let Some(e) = self.write_error.take().or(flushed.err()) else {
-            return true;
+            return !self.err_failed;
         };
         // GNU 9.1 lost errno unless the final fclose itself failed with it
         // (a closed stdout: EBADF); 9.11 too where it did not flush each
