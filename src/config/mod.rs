@@ -97,6 +97,10 @@ pub struct HashJob {
     pub json: bool,
     /// `--debug`: report which implementation ran.
     pub debug: bool,
+    /// `--s3-etag`, `--s3-composite`, `--gcs`, `--hdfs`, `--hdfs-composite`
+    /// (native face only): print the checksum that object store reports
+    /// for each input instead of `algos`' lines.
+    pub store: Option<crate::algo::stores::Store>,
     /// What to hash.
     pub inputs: InputList,
 }
@@ -269,6 +273,11 @@ pub struct Format {
     pub legacy_name: bool,
     /// Digest only, no name (b3sum `--no-names`).
     pub no_names: bool,
+    /// mhash's face with `--base64`: a legacy checksum (crc32b, crc, sum)
+    /// is written as `BASE64  NAME`, the base64 of its big-endian bytes
+    /// (S3's `x-amz-checksum-crc32` for crc32b), not as GNU's decimal
+    /// `CHECKSUM SIZE NAME` line (GNU cksum ignores `--base64` there).
+    pub legacy_base64: bool,
 }
 
 /// How regular files are read (`--io`, `MHASH_IO`). Standard input, pipes,

@@ -176,6 +176,18 @@ impl super::HashReport for JsonHash {
         hash_record(&mut self.line, name, algo, Ok((digest, size)), self.encoding);
         con.write_out(&self.line);
     }
+    fn store(
+        &mut self,
+        con: &mut Console,
+        name: &[u8],
+        store: &crate::algo::stores::Store,
+        d: &crate::algo::stores::StoreDigest,
+        size: u64,
+    ) {
+        self.line.clear();
+        super::stores::store_json(&mut self.line, store, d, name, size);
+        con.write_out(&self.line);
+    }
     fn error(&mut self, con: &mut Console, name: &[u8], algos: &[Algorithm], e: &std::io::Error) {
         con.error_io(name, e);
         for &algo in algos {
