@@ -23,4 +23,5 @@ mod proptest_gnu;
 mod published;
 mod reliability;
 mod roundtrip;
+mod stores;
 mod vectors;

@@ -148,7 +148,12 @@ impl Store {
     /// The algorithms S3 computes composite checksums with: CRC32
     /// (mhash's `crc32b`), CRC32C, SHA-1, SHA-256.
     pub fn s3_composite_algorithms() -> [AlgoKind; 4] {
-        [AlgoKind::Crc32b, AlgoKind::Crc32c, AlgoKind::Sha1, AlgoKind::Sha256]
+        [
+            AlgoKind::Crc32b,
+            AlgoKind::Crc32c,
+            AlgoKind::Sha1,
+            AlgoKind::Sha256,
+        ]
     }
 
     /// The multipart layout, for the S3 formats.
@@ -164,7 +169,9 @@ impl Store {
     pub fn hasher(&self, size: Option<u64>) -> StoreHasher {
         let inner = match *self {
             Store::S3Etag(m) => Inner::Parted(Parted::new(Algorithm::new(AlgoKind::Md5), m, size)),
-            Store::S3Composite { algo, multipart } => Inner::Parted(Parted::new(Algorithm::new(algo), multipart, size)),
+            Store::S3Composite { algo, multipart } => {
+                Inner::Parted(Parted::new(Algorithm::new(algo), multipart, size))
+            }
             Store::Gcs => Inner::Gcs {
                 crc: Algorithm::new(AlgoKind::Crc32c).hasher(),
                 md5: Algorithm::new(AlgoKind::Md5).hasher(),
@@ -219,7 +226,10 @@ pub struct StoreHasher {
 
 enum Inner {
     Parted(Parted),
-    Gcs { crc: Box<dyn Hasher>, md5: Box<dyn Hasher> },
+    Gcs {
+        crc: Box<dyn Hasher>,
+        md5: Box<dyn Hasher>,
+    },
     Hdfs(Box<Hdfs>),
     HdfsComposite(Box<dyn Hasher>),
 }
@@ -544,8 +554,14 @@ mod tests {
             part_size: AWS_CLI_PART_SIZE,
             threshold: AWS_CLI_PART_SIZE,
         };
-        assert_eq!(m.part_size_for(Some(10_000 * AWS_CLI_PART_SIZE)), AWS_CLI_PART_SIZE);
-        assert_eq!(m.part_size_for(Some(10_000 * AWS_CLI_PART_SIZE + 1)), 2 * AWS_CLI_PART_SIZE);
+        assert_eq!(
+            m.part_size_for(Some(10_000 * AWS_CLI_PART_SIZE)),
+            AWS_CLI_PART_SIZE
+        );
+        assert_eq!(
+            m.part_size_for(Some(10_000 * AWS_CLI_PART_SIZE + 1)),
+            2 * AWS_CLI_PART_SIZE
+        );
         assert_eq!(m.part_size_for(None), AWS_CLI_PART_SIZE);
     }
 }

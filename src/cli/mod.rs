@@ -166,9 +166,24 @@ impl StoreOpts {
         let hdfs = matches!(flag, Some(StoreFlag::Hdfs | StoreFlag::HdfsComposite));
         for (given, name, ok, with) in [
             (part.is_some(), "part-size", s3, "--s3-etag or --s3-composite"),
-            (threshold.is_some(), "multipart-threshold", s3, "--s3-etag or --s3-composite"),
-            (block.is_some(), "hdfs-block-size", hdfs, "--hdfs or --hdfs-composite"),
-            (bpc.is_some(), "hdfs-bytes-per-crc", hdfs, "--hdfs or --hdfs-composite"),
+            (
+                threshold.is_some(),
+                "multipart-threshold",
+                s3,
+                "--s3-etag or --s3-composite",
+            ),
+            (
+                block.is_some(),
+                "hdfs-block-size",
+                hdfs,
+                "--hdfs or --hdfs-composite",
+            ),
+            (
+                bpc.is_some(),
+                "hdfs-bytes-per-crc",
+                hdfs,
+                "--hdfs or --hdfs-composite",
+            ),
         ] {
             if given && !ok {
                 return Err(Error::usage(format!(
@@ -584,7 +599,9 @@ fn store_options(cmd: Command) -> Command {
     let stores = ["s3-etag", "s3-composite", "gcs", "hdfs", "hdfs-composite"];
     let one = |id: &'static str, help: &'static str| {
         let others: Vec<&str> = stores.iter().copied().filter(|o| *o != id).collect();
-        flag(id, id, None, help).conflicts_with_all(others).help_heading(H)
+        flag(id, id, None, help)
+            .conflicts_with_all(others)
+            .help_heading(H)
     };
     let size = |id: &'static str, name: &'static str, help: &'static str| {
         Arg::new(id).long(id).value_name(name).help(help).help_heading(H)

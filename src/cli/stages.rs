@@ -553,9 +553,7 @@ fn resolve_store(t: &Typed, algo: Algorithm, low: &LowArgs) -> Result<Option<Sto
         return Err(Error::usage(format!("--raw is not supported with {opt}")));
     }
     if !t.more_kinds.is_empty() {
-        return Err(Error::usage(format!(
-            "{opt} takes one algorithm, not a list"
-        )));
+        return Err(Error::usage(format!("{opt} takes one algorithm, not a list")));
     }
     let fixed = match o.flag {
         StoreFlag::S3Etag => Some(("MD5", AlgoKind::Md5)),

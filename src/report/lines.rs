@@ -79,7 +79,11 @@ pub fn format_record(
         }
     };
     // A legacy checksum in base64 (mhash's face) has no tag: untagged.
-    let style = if algo.kind.is_legacy() { Style::Untagged } else { fmt.style };
+    let style = if algo.kind.is_legacy() {
+        Style::Untagged
+    } else {
+        fmt.style
+    };
     match style {
         Style::Tagged => {
             out.extend_from_slice(algo.tag().unwrap_or_default().as_bytes());
