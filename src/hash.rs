@@ -55,6 +55,9 @@ impl StdinTurns {
 /// Hashes every input of `job`, reporting each in argument order.
 /// Returns true when every input was hashed.
 pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
+    if let Some(tree) = &job.tree {
+        return run_tree(con, job, tree);
+    }
     let algos = &job.algos[..];
     let algo = algos[0];
     if job.debug && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
@@ -210,6 +213,52 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
     if lost > 0 {
         con.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
         ok = false;
+    }
+    ok
+}
+
+/// `--go-h1` / `--nar`: one digest per operand for the whole tree under
+/// it, in argument order; an operand that fails is reported (its path
+/// and the cause) and the others go on. Returns true when all succeeded.
+fn run_tree(con: &mut Console, job: &HashJob, tree: &crate::config::TreeHash) -> bool {
+    use crate::config::TreeHash;
+    let mut report = crate::report::hash_report(job.json, job.format);
+    let mut next = Inputs::new(
+        job.inputs.files.clone(),
+        &job.inputs.files_from,
+        job.inputs.null,
+        None,
+    );
+    let mut ok = true;
+    while let Some(item) = next.next() {
+        let name = match item {
+            Ok(name) => name,
+            Err((name, e)) => {
+                con.error_io(&crate::os::os_bytes(&name), &e);
+                ok = false;
+                continue;
+            }
+        };
+        let path = std::path::Path::new(&name);
+        let r = match tree {
+            TreeHash::GoH1 { prefix } => crate::tree::go_h1(path, prefix).map(|v| ("go-h1", v)),
+            TreeHash::Nar(fmt) => {
+                crate::tree::nar_sha256(path).map(|d| ("nar", crate::tree::encode_nar(*fmt, &d)))
+            }
+        };
+        match r {
+            Ok((kind, value)) => report.tree(con, &crate::os::os_bytes(&name), kind, &value),
+            Err(e) => {
+                let mut msg = con.quotef(&crate::os::os_bytes(e.path.as_os_str()));
+                msg.extend_from_slice(b": ");
+                msg.extend_from_slice(e.cause.as_bytes());
+                con.error_msg(&msg);
+                ok = false;
+            }
+        }
+        if con.write_failed() {
+            break;
+        }
     }
     ok
 }

@@ -188,6 +188,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             json: false,
             debug: false,
             store: None,
+            tree: None,
             inputs,
         })
     };

@@ -77,6 +77,45 @@ struct Native {
     install_links: Option<(std::path::PathBuf, bool)>,
     /// An object store's checksum instead of digest lines.
     store: Option<StoreOpts>,
+    /// One digest per directory for the whole tree (`--go-h1`, `--nar`).
+    tree: Option<crate::config::TreeHash>,
+}
+
+/// Reads `--go-h1`/`--go-prefix` and `--nar`/`--nar-format`.
+fn tree_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::TreeHash>, Error> {
+    use crate::config::{NarFormat, TreeHash};
+    let prefix = m.get_one::<String>("go-prefix");
+    let format = m.get_one::<String>("nar-format");
+    let go = m.get_flag("go-h1");
+    let nar = m.get_flag("nar");
+    if prefix.is_some() && !go {
+        return Err(Error::usage(
+            "the --go-prefix option is meaningful only with --go-h1",
+        ));
+    }
+    if format.is_some() && !nar {
+        return Err(Error::usage(
+            "the --nar-format option is meaningful only with --nar",
+        ));
+    }
+    if go {
+        return Ok(Some(TreeHash::GoH1 {
+            prefix: prefix.cloned().unwrap_or_default(),
+        }));
+    }
+    if nar {
+        let f = match format {
+            None => NarFormat::Sri,
+            Some(v) => NarFormat::from_name(v).ok_or_else(|| {
+                Error::usage(format!(
+                    "invalid --nar-format {} (sri, nix32, base16 or base64)",
+                    lq(v)
+                ))
+            })?,
+        };
+        return Ok(Some(TreeHash::Nar(f)));
+    }
+    Ok(None)
 }
 
 /// Which object store's checksum the native face prints.
@@ -287,6 +326,7 @@ impl Native {
             progress,
             install_links,
             store: StoreOpts::from_matches(m)?,
+            tree: tree_from_matches(m)?,
         })
     }
 }
@@ -512,6 +552,7 @@ fn native_options(cmd: Command) -> Command {
         ));
     let cmd = walk_options(cmd);
     let cmd = store_options(cmd);
+    let cmd = tree_options(cmd);
     output_options(cmd)
         .about("Compute and check checksums with the fastest implementation for this CPU.")
         .override_usage("mhash [-a ALGO] [OPTION]... [FILE]...")
@@ -646,6 +687,55 @@ fn store_options(cmd: Command) -> Command {
         "N",
         "with --hdfs: dfs.bytes-per-checksum (default 512)",
     ))
+}
+
+/// One digest for a whole tree: Go's h1 dirhash, Nix's NAR hash.
+fn tree_options(cmd: Command) -> Command {
+    const H: &str = "One digest for a whole tree";
+    let exclusive = [
+        "s3-etag",
+        "s3-composite",
+        "gcs",
+        "hdfs",
+        "hdfs-composite",
+        "recursive",
+        "check",
+    ];
+    cmd.arg(
+        flag(
+            "go-h1",
+            "go-h1",
+            None,
+            "print Go's h1: dirhash of each DIR (go.sum's; with --go-prefix MODULE@VERSION)",
+        )
+        .conflicts_with("nar")
+        .conflicts_with_all(exclusive)
+        .help_heading(H),
+    )
+    .arg(
+        Arg::new("go-prefix")
+            .long("go-prefix")
+            .value_name("PREFIX")
+            .help("with --go-h1: the prefix of every name (MODULE@VERSION for go.sum)")
+            .help_heading(H),
+    )
+    .arg(
+        flag(
+            "nar",
+            "nar",
+            None,
+            "print the NAR hash of each PATH, as `nix hash path` does (sha256-<base64>)",
+        )
+        .conflicts_with_all(exclusive)
+        .help_heading(H),
+    )
+    .arg(
+        Arg::new("nar-format")
+            .long("nar-format")
+            .value_name("FORMAT")
+            .help("with --nar: sri (default), nix32, base16 or base64")
+            .help_heading(H),
+    )
 }
 
 /// `--json`, the progress bar, and `--install-links`.

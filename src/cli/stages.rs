@@ -659,6 +659,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
         json: native.json,
         debug: t.debug,
         store,
+        tree: native.tree,
         inputs,
     };
     Config {

@@ -188,6 +188,28 @@ impl super::HashReport for JsonHash {
         super::stores::store_json(&mut self.line, store, d, name, size);
         con.write_out(&self.line);
     }
+    fn tree(&mut self, con: &mut Console, name: &[u8], kind: &str, value: &str) {
+        #[derive(Serialize)]
+        struct TreeRecord<'a> {
+            path: std::borrow::Cow<'a, str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            path_bytes: Option<&'a [u8]>,
+            tree: &'a str,
+            digest: &'a str,
+        }
+        let Name { text, bytes } = Name::new(name);
+        self.line.clear();
+        write_line(
+            &mut self.line,
+            &TreeRecord {
+                path: text,
+                path_bytes: bytes,
+                tree: kind,
+                digest: value,
+            },
+        );
+        con.write_out(&self.line);
+    }
     fn error(&mut self, con: &mut Console, name: &[u8], algos: &[Algorithm], e: &std::io::Error) {
         con.error_io(name, e);
         for &algo in algos {

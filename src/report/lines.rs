@@ -131,6 +131,23 @@ impl super::HashReport for Lines {
         super::stores::store_record(&mut self.line, store, d, name, &self.format);
         con.write_out(&self.line);
     }
+    fn tree(&mut self, con: &mut super::Console, name: &[u8], _: &str, value: &str) {
+        // `VALUE  NAME`, GNU's untagged layout (names escaped as GNU does).
+        self.line.clear();
+        let escape = !self.format.zero && escape::needs_escape(name);
+        if escape {
+            self.line.push(b'\\');
+        }
+        self.line.extend_from_slice(value.as_bytes());
+        self.line.extend_from_slice(b"  ");
+        if escape {
+            escape::escape_into(&mut self.line, name);
+        } else {
+            self.line.extend_from_slice(name);
+        }
+        self.line.push(if self.format.zero { b'\0' } else { b'\n' });
+        con.write_out(&self.line);
+    }
     fn error(&mut self, con: &mut super::Console, name: &[u8], _: &[Algorithm], e: &std::io::Error) {
         con.error_io(name, e);
     }

@@ -265,6 +265,9 @@ pub trait HashReport: Send {
         d: &crate::algo::stores::StoreDigest,
         size: u64,
     );
+    /// A digest of the whole tree `name` (`--go-h1`, `--nar`): `kind` is
+    /// `go-h1` or `nar`, `value` the digest as the tool writes it.
+    fn tree(&mut self, con: &mut Console, name: &[u8], kind: &str, value: &str);
     /// The input `name` could not be read: GNU's diagnostic, and whatever
     /// the format records for each of `algos`.
     fn error(&mut self, con: &mut Console, name: &[u8], algos: &[Algorithm], e: &std::io::Error);
