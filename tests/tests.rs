@@ -24,4 +24,5 @@ mod published;
 mod reliability;
 mod roundtrip;
 mod stores;
+mod trees;
 mod vectors;
