@@ -223,14 +223,14 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
 fn run_tree(con: &mut Console, job: &HashJob, tree: &crate::config::TreeHash) -> bool {
     use crate::config::TreeHash;
     let mut report = crate::report::hash_report(job.json, job.format);
-    let mut next = Inputs::new(
+    let inputs = Inputs::new(
         job.inputs.files.clone(),
         &job.inputs.files_from,
         job.inputs.null,
         None,
     );
     let mut ok = true;
-    while let Some(item) = next.next() {
+    for item in inputs {
         let name = match item {
             Ok(name) => name,
             Err((name, e)) => {
