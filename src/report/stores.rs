@@ -9,7 +9,9 @@
 //!   field shows it.
 //! - GCS (`--gcs`): `gcloud storage hash FILE`'s YAML record, one per
 //!   file: `---`, then `crc32c_hash`, `digest_format: base64`,
-//!   `md5_hash` and `url`, in that (sorted) order.
+//!   `md5_hash` and `url` (the path as given), keys in sorted order (the
+//!   keys and values: the Cloud SDK's `surface/storage/hash.py`; the
+//!   layout is its YAML printer's, not checked against a gcloud binary).
 //! - HDFS (`--hdfs`, `--hdfs-composite`): `hadoop fs -checksum`'s line,
 //!   `NAME<TAB>ALGORITHM<TAB>HEX` (Hadoop's `Display.Checksum`:
 //!   `printf("%s\t%s\t%s%n", path, getAlgorithmName(), hex(getBytes()))`).
