@@ -77,7 +77,9 @@ fn sorted_entries(dir: &Path) -> Result<Vec<OsString>, TreeError> {
 /// (just `REL` for an empty prefix; `/`-separated); the names sorted byte
 /// for byte; the summary `"%x  %s\n"` of each file's SHA-256 and name;
 /// `h1:` and the base64 of the summary's SHA-256. For go.sum the prefix is
-/// `MODULE@VERSION` and the directory holds the module zip's files.
+/// `MODULE@VERSION` and the directory holds the module zip's files. An
+/// operand that is a symlink to a directory is followed (Go's `HashDir`
+/// refuses one: "is not a directory"; the digest is its directory's).
 ///
 /// # Errors
 /// `dir` is not a directory; a name holds a newline (Hash1 refuses it:
