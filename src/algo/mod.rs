@@ -144,7 +144,8 @@ impl AlgoKind {
     }
 
     /// True for the algorithms GNU coreutils has (the GNU-named
-    /// personalities never see the others: BLAKE3, XXH3, XXH128).
+    /// personalities never see the others: BLAKE3, XXH3, XXH128, CRC-32C,
+    /// CRC-64/NVME).
     pub fn is_gnu(self) -> bool {
         self.info().gnu.is_some()
     }
