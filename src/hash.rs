@@ -55,6 +55,9 @@ impl StdinTurns {
 /// Hashes every input of `job`, reporting each in argument order.
 /// Returns true when every input was hashed.
 pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
+    if let Some(tree) = &job.tree {
+        return run_tree(con, job, tree);
+    }
     let algos = &job.algos[..];
     let algo = algos[0];
     if job.debug && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
@@ -81,7 +84,13 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
         // One file alone may use every thread itself (the CRCs split it).
         threads: (files.len() == 1 && !expands).then_some(common.jobs),
     };
-    let hash = |name: &OsString, buf: &mut ReadBuf| io::digest_inputs(name, algos, buf, &opts);
+    if let Some(m) = job.store.as_ref().and_then(|s| s.multipart()) {
+        store_part_warning(con, m.part_size);
+    }
+    let hash = |name: &OsString, buf: &mut ReadBuf| match &job.store {
+        Some(store) => io::digest_store(name, store, buf),
+        None => io::digest_inputs(name, algos, buf, &opts),
+    };
     let mut next = Inputs::new(
         files.clone(),
         &job.inputs.files_from,
@@ -130,7 +139,15 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
     let mut ok = true;
     let emit = |(name, r): Res, more: bool| {
         let name = crate::os::os_bytes(&name);
-        ok &= emit_one(con, &mut *report, &name, algos, r, per_file_debug);
+        ok &= match (&job.store, r) {
+            (Some(store), Ok(d)) if d.store.is_some() => {
+                if let Some(sd) = &d.store {
+                    report.store(con, &name, store, sd, d.size);
+                }
+                true
+            }
+            (_, r) => emit_one(con, &mut *report, &name, algos, r, per_file_debug),
+        };
         // GNU writes each checksum line when its file is done.
         if !more {
             con.flush_now();
@@ -140,7 +157,7 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
         }
     };
     // Lane kernels take one algorithm; a list reads each file once instead.
-    let lanes = if algos.len() == 1 {
+    let lanes = if algos.len() == 1 && job.store.is_none() {
         io::lanes::lane_count(algo, &opts)
     } else {
         None
@@ -198,6 +215,68 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
         ok = false;
     }
     ok
+}
+
+/// `--go-h1` / `--nar`: one digest per operand for the whole tree under
+/// it, in argument order; an operand that fails is reported (its path
+/// and the cause) and the others go on. Returns true when all succeeded.
+fn run_tree(con: &mut Console, job: &HashJob, tree: &crate::config::TreeHash) -> bool {
+    use crate::config::TreeHash;
+    let mut report = crate::report::hash_report(job.json, job.format);
+    let inputs = Inputs::new(
+        job.inputs.files.clone(),
+        &job.inputs.files_from,
+        job.inputs.null,
+        None,
+    );
+    let mut ok = true;
+    for item in inputs {
+        let name = match item {
+            Ok(name) => name,
+            Err((name, e)) => {
+                con.error_io(&crate::os::os_bytes(&name), &e);
+                ok = false;
+                continue;
+            }
+        };
+        let path = std::path::Path::new(&name);
+        let r = match tree {
+            TreeHash::GoH1 { prefix } => crate::tree::go_h1(path, prefix).map(|v| ("go-h1", v)),
+            TreeHash::Nar(fmt) => {
+                crate::tree::nar_sha256(path).map(|d| ("nar", crate::tree::encode_nar(*fmt, &d)))
+            }
+        };
+        match r {
+            Ok((kind, value)) => report.tree(con, &crate::os::os_bytes(&name), kind, &value),
+            Err(e) => {
+                let mut msg = con.quotef(&crate::os::os_bytes(e.path.as_os_str()));
+                msg.extend_from_slice(b": ");
+                msg.extend_from_slice(e.cause.as_bytes());
+                con.error_msg(&msg);
+                ok = false;
+            }
+        }
+        if con.write_failed() {
+            break;
+        }
+    }
+    ok
+}
+
+/// Warns, once, of a part size S3 would refuse (parts of 5 MiB to 5 GiB,
+/// the last one shorter): the checksum is computed with it all the same
+/// (small parts keep tests short), but no real upload has it.
+fn store_part_warning(con: &mut Console, part: u64) {
+    use crate::algo::stores::{S3_MAX_PART, S3_MIN_PART};
+    if !(S3_MIN_PART..=S3_MAX_PART).contains(&part) {
+        con.error_msg(
+            format!(
+                "warning: --part-size {part}: S3 takes parts of 5 MiB to 5 GiB (but the last); \
+                 computing with {part}-byte parts anyway"
+            )
+            .as_bytes(),
+        );
+    }
 }
 
 /// Reports one input: a line per algorithm of the list (the digests come

@@ -32,7 +32,7 @@
 //! main     -> cli, app, config, env, report, text, algo
 //! cli      -> config, env, algo, bench, error, text, walk
 //! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress
-//! hash     -> io, sched, report, algo, config, walk, text, os
+//! hash     -> io, sched, report, algo, config, walk, text, os, tree
 //! check    -> io, sched, report, algo, config, walk, text, os
 //! install  -> report, config, os, text
 //! report   -> config, algo, progress, text, os
@@ -41,6 +41,7 @@
 //! progress -> config
 //! io       -> algo, sched, config, progress, os
 //! walk     -> os
+//! tree     -> algo, config, os
 //! sched    -> os
 //! text     -> os
 //! algo     ->
@@ -67,4 +68,5 @@ pub mod progress;
 pub mod report;
 pub mod sched;
 pub mod text;
+pub mod tree;
 pub mod walk;

@@ -121,6 +121,7 @@ proptest! {
             encoding: if b64 { Encoding::Base64 } else { Encoding::Hex },
             legacy_name: true,
             no_names: false,
+            legacy_base64: false,
         };
         let mut line = Vec::new();
         output::format_record(&mut line, a, &digest, data.len() as u64, &name, &fmt);

@@ -23,4 +23,6 @@ mod proptest_gnu;
 mod published;
 mod reliability;
 mod roundtrip;
+mod stores;
+mod trees;
 mod vectors;

@@ -4,10 +4,11 @@
 //!
 //! SHA-1 and SHA-2 come from RustCrypto (SHA-NI / ARMv8 SHA2 / AVX2),
 //! BLAKE2b from blake2b_simd (AVX2 / SSE4.1), SHA-3 and SM3 from
-//! RustCrypto, the POSIX CRC from crc-fast (VPCLMULQDQ / PCLMULQDQ / PMULL
+//! RustCrypto, the POSIX CRC, CRC-32C and CRC-64/NVME from crc-fast (VPCLMULQDQ / PCLMULQDQ / PMULL
 //! folding), zlib's CRC-32 from crc32fast. MD5 (tuned scalar), SHA-384/512
 //! on AVX2+BMI2, the portable SHA-1/SHA-2/BLAKE2b fallbacks, the table CRC and the `sum`
-//! checksums are mhash's own ([`super::kernels`]).
+//! checksums are mhash's own ([`super::kernels`]), as are the slicing-by-8
+//! tables of the portable CRC-32C and CRC-64/NVME.
 
 use super::cpu::{self, Feature};
 use super::kernels::{self, Md};
@@ -213,6 +214,209 @@ impl Combine for PosixCrc {
             },
             Err(_) => false,
         }
+    }
+}
+
+/// A reflected CRC of up to 64 bits (CRC-32/ISCSI, CRC-64/NVME) by
+/// slicing-by-8 tables built at compile time: mhash's portable backend
+/// for crc32c and crc64nvme. `poly` is the reflected polynomial; init and
+/// xorout are all ones of the width (both CRCs' catalogue parameters).
+#[derive(Clone)]
+struct ReflectedCrc {
+    table: &'static [[u64; 256]; 8],
+    state: u64,
+    width_bytes: usize,
+}
+
+/// The eight slicing tables of the reflected CRC with polynomial `poly`.
+const fn slicing_tables(poly: u64) -> [[u64; 256]; 8] {
+    let mut t = [[0u64; 256]; 8];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u64;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 { (c >> 1) ^ poly } else { c >> 1 };
+            k += 1;
+        }
+        t[0][i] = c;
+        i += 1;
+    }
+    let mut j = 1;
+    while j < 8 {
+        let mut i = 0;
+        while i < 256 {
+            let prev = t[j - 1][i];
+            t[j][i] = (prev >> 8) ^ t[0][(prev & 0xff) as usize];
+            i += 1;
+        }
+        j += 1;
+    }
+    t
+}
+
+/// CRC-32/ISCSI: the polynomial 0x1EDC6F41 reflected.
+static CRC32C_TABLES: [[u64; 256]; 8] = slicing_tables(0x82F6_3B78);
+/// CRC-64/NVME: the polynomial 0xAD93D23594C93659 reflected.
+static CRC64NVME_TABLES: [[u64; 256]; 8] = slicing_tables(0x9A6C_9329_AC4B_C9B5);
+
+impl ReflectedCrc {
+    fn crc32c() -> ReflectedCrc {
+        ReflectedCrc {
+            table: &CRC32C_TABLES,
+            state: 0xFFFF_FFFF,
+            width_bytes: 4,
+        }
+    }
+    fn crc64nvme() -> ReflectedCrc {
+        ReflectedCrc {
+            table: &CRC64NVME_TABLES,
+            state: u64::MAX,
+            width_bytes: 8,
+        }
+    }
+    fn feed(&mut self, data: &[u8]) {
+        let t = self.table;
+        let mut c = self.state;
+        let mut chunks = data.chunks_exact(8);
+        for w in &mut chunks {
+            let v = c ^ u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            c = t[7][(v & 0xff) as usize]
+                ^ t[6][((v >> 8) & 0xff) as usize]
+                ^ t[5][((v >> 16) & 0xff) as usize]
+                ^ t[4][((v >> 24) & 0xff) as usize]
+                ^ t[3][((v >> 32) & 0xff) as usize]
+                ^ t[2][((v >> 40) & 0xff) as usize]
+                ^ t[1][((v >> 48) & 0xff) as usize]
+                ^ t[0][(v >> 56) as usize];
+        }
+        for &b in chunks.remainder() {
+            c = (c >> 8) ^ t[0][((c ^ b as u64) & 0xff) as usize];
+        }
+        self.state = c;
+    }
+    fn value(&self) -> u64 {
+        let mask = if self.width_bytes == 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * self.width_bytes)) - 1
+        };
+        !self.state & mask
+    }
+}
+
+impl Hasher for ReflectedCrc {
+    fn update(&mut self, data: &[u8]) {
+        self.feed(data);
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        let v = self.value().to_be_bytes();
+        v[8 - self.width_bytes..].to_vec()
+    }
+}
+
+/// crc32c or crc64nvme on crc-fast (VPCLMULQDQ / PCLMULQDQ / PMULL
+/// folding); the digest is the CRC big-endian (what S3's
+/// `x-amz-checksum-*` headers and GCS's `crc32c` hold, base64-encoded).
+struct FastCrc {
+    d: Box<crc_fast::Digest>,
+    algo: crc_fast::CrcAlgorithm,
+    width_bytes: usize,
+}
+
+impl FastCrc {
+    fn new(algo: crc_fast::CrcAlgorithm, width_bytes: usize) -> FastCrc {
+        FastCrc {
+            d: Box::new(crc_fast::Digest::new(algo)),
+            algo,
+            width_bytes,
+        }
+    }
+}
+
+impl Hasher for FastCrc {
+    fn update(&mut self, data: &[u8]) {
+        self.d.update(data);
+    }
+    fn capability(&mut self) -> Capability<'_> {
+        Capability::Combine(self)
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        let v = self.d.finalize().to_be_bytes();
+        v[8 - self.width_bytes..].to_vec()
+    }
+}
+
+impl Segment for FastCrc {
+    fn update(&mut self, data: &[u8]) {
+        self.d.update(data);
+    }
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+}
+
+impl Combine for FastCrc {
+    fn segment(&self) -> Box<dyn Segment> {
+        Box::new(FastCrc::new(self.algo, self.width_bytes))
+    }
+    fn absorb(&mut self, seg: Box<dyn Segment>) -> bool {
+        match seg.into_any().downcast::<FastCrc>() {
+            Ok(other) if other.width_bytes == self.width_bytes => {
+                self.d.combine(&other.d);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// CRC-32C of short pieces one after the other (HDFS's CRC per
+/// `bytes-per-checksum` chunk): on the backend `--backends` shows for
+/// crc32c (crc-fast, or the portable tables under `MHASH_BACKEND=portable`).
+pub(super) struct Crc32cChunks(Crc32cState);
+
+enum Crc32cState {
+    Fast(Box<crc_fast::Digest>),
+    Table(ReflectedCrc),
+}
+
+impl Crc32cChunks {
+    /// A fresh chunk, on the backend chosen for crc32c here.
+    pub(super) fn new() -> Crc32cChunks {
+        if chosen(AlgoKind::Crc32c).is_portable() {
+            Crc32cChunks(Crc32cState::Table(ReflectedCrc::crc32c()))
+        } else {
+            Crc32cChunks(Crc32cState::Fast(Box::new(crc_fast::Digest::new(
+                crc_fast::CrcAlgorithm::Crc32Iscsi,
+            ))))
+        }
+    }
+
+    /// Feeds the current chunk's next bytes.
+    pub fn update(&mut self, data: &[u8]) {
+        match &mut self.0 {
+            Crc32cState::Fast(d) => d.update(data),
+            Crc32cState::Table(t) => t.feed(data),
+        }
+    }
+
+    /// The current chunk's CRC-32C; the next bytes start a new chunk.
+    pub fn finish_reset(&mut self) -> u32 {
+        match &mut self.0 {
+            Crc32cState::Fast(d) => d.finalize_reset() as u32,
+            Crc32cState::Table(t) => {
+                let v = t.value() as u32;
+                *t = ReflectedCrc::crc32c();
+                v
+            }
+        }
+    }
+}
+
+impl Default for Crc32cChunks {
+    fn default() -> Self {
+        Crc32cChunks::new()
     }
 }
 
@@ -617,6 +821,46 @@ pub(super) static CRC32B: [Backend; 3] = [
     backend!(PORTABLE, "crc32fast 1.5", always, |_| {
         Box::new(Crc32b(crc32fast::Hasher::internal_new_baseline(0, 0)))
     }),
+];
+
+/// The crc-fast code path for crc32c/crc64nvme on this CPU.
+fn crc_fast_name_for(algo: crc_fast::CrcAlgorithm) -> String {
+    let t = crc_fast::get_calculator_target(algo);
+    let t = t
+        .strip_prefix("x86_64-")
+        .or(t.strip_prefix("aarch64-"))
+        .unwrap_or(&t);
+    t.strip_prefix("sse-").unwrap_or(t).to_string()
+}
+
+fn crc32c_fast_name() -> &'static str {
+    static NAME: OnceLock<String> = OnceLock::new();
+    NAME.get_or_init(|| crc_fast_name_for(crc_fast::CrcAlgorithm::Crc32Iscsi))
+}
+
+fn crc64nvme_fast_name() -> &'static str {
+    static NAME: OnceLock<String> = OnceLock::new();
+    NAME.get_or_init(|| crc_fast_name_for(crc_fast::CrcAlgorithm::Crc64Nvme))
+}
+
+pub(super) static CRC32C: [Backend; 2] = [
+    Backend {
+        name: crc32c_fast_name,
+        source: "crc-fast 1.10",
+        available: || on(Feature::Pclmul) || on(Feature::ArmPmull),
+        make: |_| Box::new(FastCrc::new(crc_fast::CrcAlgorithm::Crc32Iscsi, 4)),
+    },
+    backend!(PORTABLE, "mhash", always, |_| Box::new(ReflectedCrc::crc32c())),
+];
+
+pub(super) static CRC64NVME: [Backend; 2] = [
+    Backend {
+        name: crc64nvme_fast_name,
+        source: "crc-fast 1.10",
+        available: || on(Feature::Pclmul) || on(Feature::ArmPmull),
+        make: |_| Box::new(FastCrc::new(crc_fast::CrcAlgorithm::Crc64Nvme, 8)),
+    },
+    backend!(PORTABLE, "mhash", always, |_| Box::new(ReflectedCrc::crc64nvme())),
 ];
 
 /// The SIMD path the `blake3` crate takes on this CPU (its own detection

@@ -11,6 +11,7 @@ mod backends;
 pub mod cpu;
 mod kernels;
 pub mod lanes;
+pub mod stores;
 pub mod table;
 
 pub use backends::{Backend, Capability, Combine, Hasher, Segment, Tree};
@@ -62,6 +63,16 @@ pub enum AlgoKind {
     Xxh3,
     /// XXH128, the 128-bit hash of xxHash 0.8 (non-cryptographic). Not GNU.
     Xxh128,
+    /// CRC-32C (CRC-32/ISCSI, the Castagnoli polynomial 0x1EDC6F41,
+    /// reflected, init and xorout 0xFFFFFFFF; RFC 3720 B.4): the checksum
+    /// of iSCSI, SCTP, ext4, HDFS, Google Cloud Storage and S3's
+    /// `x-amz-checksum-crc32c`. Not GNU.
+    Crc32c,
+    /// CRC-64/NVME (polynomial 0xAD93D23594C93659, reflected, init and
+    /// xorout all ones; NVM Express NVM Command Set 1.0, 5.2.1.3.4; the
+    /// Linux kernel's CRC-64/Rocksoft): S3's default `x-amz-checksum-crc64nvme`.
+    /// Not GNU.
+    Crc64Nvme,
 }
 
 /// The longest BLAKE3 output mhash writes, in bytes (16 MiB: b3sum
@@ -76,14 +87,15 @@ pub const BLAKE3_MAX_BYTES: u64 = 1 << 24;
 pub struct Algorithm {
     /// Which algorithm.
     pub kind: AlgoKind,
-    /// Digest length in bits (16 for sysv/bsd, 32 for the CRCs).
+    /// Digest length in bits (16 for sysv/bsd, 32 for the 32-bit CRCs, 64
+    /// for CRC-64/NVME).
     pub bits: u32,
 }
 
 impl AlgoKind {
     /// Every kind, in the order `mhash -c` tries tags (longest tag first where
     /// one tag is a prefix of another).
-    pub const ALL: [AlgoKind; 19] = [
+    pub const ALL: [AlgoKind; 21] = [
         AlgoKind::Sha3_224,
         AlgoKind::Sha3_256,
         AlgoKind::Sha3_384,
@@ -99,6 +111,8 @@ impl AlgoKind {
         AlgoKind::Blake3,
         AlgoKind::Xxh128,
         AlgoKind::Xxh3,
+        AlgoKind::Crc64Nvme,
+        AlgoKind::Crc32c,
         AlgoKind::Crc32b,
         AlgoKind::Crc,
         AlgoKind::Sysv,
@@ -130,7 +144,8 @@ impl AlgoKind {
     }
 
     /// True for the algorithms GNU coreutils has (the GNU-named
-    /// personalities never see the others: BLAKE3, XXH3, XXH128).
+    /// personalities never see the others: BLAKE3, XXH3, XXH128, CRC-32C,
+    /// CRC-64/NVME).
     pub fn is_gnu(self) -> bool {
         self.info().gnu.is_some()
     }

@@ -19,8 +19,10 @@ pub enum Class {
     /// A cryptographic hash: tagged and untagged lines, and inferable from
     /// a bare digest's length in `mhash -c`.
     Cryptographic,
-    /// A fast non-cryptographic hash (xxHash): tagged and untagged lines,
-    /// but never inferred from a digest's length alone.
+    /// A fast non-cryptographic hash (xxHash) or one of mhash's own CRCs
+    /// (crc32c, crc64nvme: the digest is the CRC big-endian, as S3 and GCS
+    /// encode it): tagged and untagged lines, but never inferred from a
+    /// digest's length alone.
     NonCryptographic,
     /// GNU cksum's CRCs and `sum` checksums: printed as `CHECKSUM SIZE NAME`
     /// (GNU cksum.c `output_crc`/`output_bsd`/`output_sysv`), no tag, not
@@ -155,7 +157,7 @@ use GnuSince::{V9_1, V9_4};
 /// The table, in [`AlgoKind::ALL`]'s order (the order tags are tried in:
 /// where one tag is a prefix of another, the longer one comes first).
 #[rustfmt::skip]
-pub static TABLE: [AlgoInfo; 19] = [
+pub static TABLE: [AlgoInfo; 21] = [
     AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_224, "sha3-224", Some("SHA3-224"), 224, "FIPS 202", C, Some(V9_4), &["sha3-224"], &backends::SHA3) },
     AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_256, "sha3-256", Some("SHA3-256"), 256, "FIPS 202", C, Some(V9_4), &["sha3-256"], &backends::SHA3) },
     AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_384, "sha3-384", Some("SHA3-384"), 384, "FIPS 202", C, Some(V9_4), &["sha3-384"], &backends::SHA3) },
@@ -179,6 +181,8 @@ pub static TABLE: [AlgoInfo; 19] = [
     },
     row(AlgoKind::Xxh128, "xxh128", Some("XXH128"), 128, "xxHash 0.8 (XXH3_128bits)", N, None, &["xxh128"], &backends::XXH128),
     row(AlgoKind::Xxh3, "xxh3", Some("XXH3"), 64, "xxHash 0.8 (XXH3_64bits)", N, None, &["xxh3"], &backends::XXH3),
+    row(AlgoKind::Crc64Nvme, "crc64nvme", Some("CRC64NVME"), 64, "CRC-64/NVME (NVM Command Set 1.0; the CRC catalogue)", N, None, &["crc64nvme"], &backends::CRC64NVME),
+    row(AlgoKind::Crc32c, "crc32c", Some("CRC32C"), 32, "CRC-32/ISCSI (Castagnoli; RFC 3720 B.4)", N, None, &["crc32c"], &backends::CRC32C),
     row(AlgoKind::Crc32b, "crc32b", None, 32, "CRC-32/ISO-HDLC (zlib crc32)", L, Some(V9_4), &[], &backends::CRC32B),
     row(AlgoKind::Crc, "crc", None, 32, "POSIX.1-2017 cksum (CRC-32/CKSUM)", L, Some(V9_1), &[], &backends::CRC),
     row(AlgoKind::Sysv, "sysv", None, 16, "System V sum (GNU sum -s)", L, Some(V9_1), &[], &backends::SYSV),
@@ -197,7 +201,7 @@ impl AlgoKind {
 
     /// This algorithm's row of [`TABLE`].
     pub fn info(self) -> &'static AlgoInfo {
-        // 19 rows: a scan is as quick as an index and cannot go stale.
+        // 21 rows: a scan is as quick as an index and cannot go stale.
         TABLE
             .iter()
             .find(|r| r.kind == self)
@@ -224,6 +228,7 @@ mod tests {
                 | AlgoKind::Sha512 => {}
                 AlgoKind::Sha3_224 | AlgoKind::Sha3_256 | AlgoKind::Sha3_384 | AlgoKind::Sha3_512 => {}
                 AlgoKind::Blake2b | AlgoKind::Sm3 | AlgoKind::Blake3 | AlgoKind::Xxh3 | AlgoKind::Xxh128 => {}
+                AlgoKind::Crc32c | AlgoKind::Crc64Nvme => {}
             }
         }
         let mut seen = AlgoKind::declared();
@@ -231,8 +236,8 @@ mod tests {
         assert_eq!(seen.len(), AlgoKind::ALL.len());
         assert_eq!(
             AlgoKind::ALL.len(),
-            AlgoKind::Xxh128 as usize + 1,
-            "Xxh128 is declared last"
+            AlgoKind::Crc64Nvme as usize + 1,
+            "Crc64Nvme is declared last"
         );
     }
 

@@ -184,9 +184,12 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
                 encoding: if raw { Encoding::Raw } else { Encoding::Hex },
                 legacy_name: files_given,
                 no_names: raw || m.get_flag("no-names"),
+                legacy_base64: false,
             },
             json: false,
             debug: false,
+            store: None,
+            tree: None,
             inputs,
         })
     };

@@ -75,6 +75,186 @@ struct Native {
     json: bool,
     progress: crate::config::ProgressMode,
     install_links: Option<(std::path::PathBuf, bool)>,
+    /// An object store's checksum instead of digest lines.
+    store: Option<StoreOpts>,
+    /// One digest per directory for the whole tree (`--go-h1`, `--nar`).
+    tree: Option<crate::config::TreeHash>,
+}
+
+/// Reads `--go-h1`/`--go-prefix` and `--nar`/`--nar-format`.
+fn tree_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::TreeHash>, Error> {
+    use crate::config::{NarFormat, TreeHash};
+    let prefix = m.get_one::<String>("go-prefix");
+    let format = m.get_one::<String>("nar-format");
+    let go = m.get_flag("go-h1");
+    let nar = m.get_flag("nar");
+    if prefix.is_some() && !go {
+        return Err(Error::usage(
+            "the --go-prefix option is meaningful only with --go-h1",
+        ));
+    }
+    if format.is_some() && !nar {
+        return Err(Error::usage(
+            "the --nar-format option is meaningful only with --nar",
+        ));
+    }
+    if go {
+        return Ok(Some(TreeHash::GoH1 {
+            prefix: prefix.cloned().unwrap_or_default(),
+        }));
+    }
+    if nar {
+        let f = match format {
+            None => NarFormat::Sri,
+            Some(v) => NarFormat::from_name(v).ok_or_else(|| {
+                Error::usage(format!(
+                    "invalid --nar-format {} (sri, nix32, base16 or base64)",
+                    lq(v)
+                ))
+            })?,
+        };
+        return Ok(Some(TreeHash::Nar(f)));
+    }
+    Ok(None)
+}
+
+/// Which object store's checksum the native face prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StoreFlag {
+    S3Etag,
+    S3Composite,
+    Gcs,
+    Hdfs,
+    HdfsComposite,
+}
+
+impl StoreFlag {
+    fn option(self) -> &'static str {
+        match self {
+            StoreFlag::S3Etag => "--s3-etag",
+            StoreFlag::S3Composite => "--s3-composite",
+            StoreFlag::Gcs => "--gcs",
+            StoreFlag::Hdfs => "--hdfs",
+            StoreFlag::HdfsComposite => "--hdfs-composite",
+        }
+    }
+}
+
+/// The object-store options as typed (`--s3-etag`, `--part-size`, ...).
+#[derive(Clone, Copy, Debug)]
+struct StoreOpts {
+    flag: StoreFlag,
+    multipart: crate::algo::stores::Multipart,
+    hdfs: crate::algo::stores::HdfsLayout,
+}
+
+/// Reads a size: decimal digits, then optionally a unit, binary whatever
+/// its spelling as the AWS CLI reads `multipart_chunksize` (`K`/`KB`/`KiB`
+/// = 1024, `M`/`MB`/`MiB` = 1024², `G`/`GB`/`GiB` = 1024³, `B` or none =
+/// bytes); `8MiB` is 8,388,608 bytes.
+///
+/// # Errors
+/// Anything else, 0, or a size past `u64::MAX`: the message to print.
+fn parse_size(option: &str, v: &str) -> Result<u64, Error> {
+    let bad = || Error::usage(format!("invalid size {} for {}", lq(v), lq(option)));
+    let t = v.trim();
+    let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
+    let (num, unit) = t.split_at(digits);
+    let n: u64 = num.parse().map_err(|_| bad())?;
+    let shift = match unit.trim_start().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => return Err(bad()),
+    };
+    let bytes = n.checked_mul(1u64 << shift).ok_or_else(bad)?;
+    if bytes == 0 {
+        return Err(bad());
+    }
+    Ok(bytes)
+}
+
+impl StoreOpts {
+    /// Reads and checks the object-store options clap parsed.
+    fn from_matches(m: &clap::ArgMatches) -> Result<Option<StoreOpts>, Error> {
+        use crate::algo::stores::{
+            AWS_CLI_PART_SIZE, HDFS_BLOCK_SIZE, HDFS_BYTES_PER_CRC, HdfsLayout, Multipart,
+        };
+        let flag = [
+            ("s3-etag", StoreFlag::S3Etag),
+            ("s3-composite", StoreFlag::S3Composite),
+            ("gcs", StoreFlag::Gcs),
+            ("hdfs", StoreFlag::Hdfs),
+            ("hdfs-composite", StoreFlag::HdfsComposite),
+        ]
+        .into_iter()
+        .find(|(id, _)| m.get_flag(id))
+        .map(|(_, f)| f);
+        let size = |id: &str| -> Result<Option<u64>, Error> {
+            m.get_one::<String>(id)
+                .map(|v| parse_size(&format!("--{id}"), v))
+                .transpose()
+        };
+        let part = size("part-size")?;
+        let threshold = size("multipart-threshold")?;
+        let block = size("hdfs-block-size")?;
+        let bpc = size("hdfs-bytes-per-crc")?;
+        let s3 = matches!(flag, Some(StoreFlag::S3Etag | StoreFlag::S3Composite));
+        let hdfs = matches!(flag, Some(StoreFlag::Hdfs | StoreFlag::HdfsComposite));
+        for (given, name, ok, with) in [
+            (part.is_some(), "part-size", s3, "--s3-etag or --s3-composite"),
+            (
+                threshold.is_some(),
+                "multipart-threshold",
+                s3,
+                "--s3-etag or --s3-composite",
+            ),
+            (
+                block.is_some(),
+                "hdfs-block-size",
+                hdfs,
+                "--hdfs or --hdfs-composite",
+            ),
+            (
+                bpc.is_some(),
+                "hdfs-bytes-per-crc",
+                hdfs,
+                "--hdfs or --hdfs-composite",
+            ),
+        ] {
+            if given && !ok {
+                return Err(Error::usage(format!(
+                    "the --{name} option is meaningful only with {with}"
+                )));
+            }
+        }
+        let Some(flag) = flag else {
+            return Ok(None);
+        };
+        let hdfs = HdfsLayout {
+            block_size: block.unwrap_or(HDFS_BLOCK_SIZE),
+            bytes_per_crc: bpc.unwrap_or(HDFS_BYTES_PER_CRC),
+        };
+        if hdfs.bytes_per_crc > u64::from(u32::MAX) {
+            return Err(Error::usage("--hdfs-bytes-per-crc: at most 4294967295 bytes"));
+        }
+        if !hdfs.block_size.is_multiple_of(hdfs.bytes_per_crc) {
+            return Err(Error::usage(format!(
+                "--hdfs-block-size {} is not a multiple of --hdfs-bytes-per-crc {} (HDFS requires it)",
+                hdfs.block_size, hdfs.bytes_per_crc
+            )));
+        }
+        Ok(Some(StoreOpts {
+            flag,
+            multipart: Multipart {
+                part_size: part.unwrap_or(AWS_CLI_PART_SIZE),
+                threshold: threshold.unwrap_or(AWS_CLI_PART_SIZE),
+            },
+            hdfs,
+        }))
+    }
 }
 
 impl Native {
@@ -145,6 +325,8 @@ impl Native {
             json: m.get_flag("json"),
             progress,
             install_links,
+            store: StoreOpts::from_matches(m)?,
+            tree: tree_from_matches(m)?,
         })
     }
 }
@@ -369,6 +551,8 @@ fn native_options(cmd: Command) -> Command {
             "with --version: also list the backends and CPU features",
         ));
     let cmd = walk_options(cmd);
+    let cmd = store_options(cmd);
+    let cmd = tree_options(cmd);
     output_options(cmd)
         .about("Compute and check checksums with the fastest implementation for this CPU.")
         .override_usage("mhash [-a ALGO] [OPTION]... [FILE]...")
@@ -447,6 +631,110 @@ fn walk_options(cmd: Command) -> Command {
             "with --files-from: names end with NUL, as find -print0 writes them",
         )
         .help_heading("Walking directories and lists"),
+    )
+}
+
+/// The object stores' checksums: S3, GCS, HDFS.
+fn store_options(cmd: Command) -> Command {
+    const H: &str = "Object stores (S3, GCS, HDFS)";
+    let stores = ["s3-etag", "s3-composite", "gcs", "hdfs", "hdfs-composite"];
+    let one = |id: &'static str, help: &'static str| {
+        let others: Vec<&str> = stores.iter().copied().filter(|o| *o != id).collect();
+        flag(id, id, None, help)
+            .conflicts_with_all(others)
+            .help_heading(H)
+    };
+    let size = |id: &'static str, name: &'static str, help: &'static str| {
+        Arg::new(id).long(id).value_name(name).help(help).help_heading(H)
+    };
+    cmd.arg(one(
+        "s3-etag",
+        "print the S3 ETag: hex MD5, or hex(MD5(MD5(part1)||...))-N for a multipart upload",
+    ))
+    .arg(one(
+        "s3-composite",
+        "print the S3 composite checksum of -a crc32b|crc32c|sha1|sha256: base64(H(H(part1)||...))-N",
+    ))
+    .arg(size(
+        "part-size",
+        "SIZE",
+        "with --s3-*: the upload's part size (default 8MiB, the AWS CLI's; S3 takes 5MiB to 5GiB)",
+    ))
+    .arg(size(
+        "multipart-threshold",
+        "SIZE",
+        "with --s3-*: smaller inputs are one PutObject, no parts (default 8MiB, the AWS CLI's)",
+    ))
+    .arg(one(
+        "gcs",
+        "print what `gcloud storage hash` prints: CRC-32C and MD5 in base64",
+    ))
+    .arg(one(
+        "hdfs",
+        "print what `hadoop fs -checksum` prints: MD5-of-MD5-of-CRC32C",
+    ))
+    .arg(one(
+        "hdfs-composite",
+        "print `hadoop fs -checksum` with dfs.checksum.combine.mode=COMPOSITE_CRC: COMPOSITE-CRC32C",
+    ))
+    .arg(size(
+        "hdfs-block-size",
+        "SIZE",
+        "with --hdfs: dfs.blocksize (default 128MiB)",
+    ))
+    .arg(size(
+        "hdfs-bytes-per-crc",
+        "N",
+        "with --hdfs: dfs.bytes-per-checksum (default 512)",
+    ))
+}
+
+/// One digest for a whole tree: Go's h1 dirhash, Nix's NAR hash.
+fn tree_options(cmd: Command) -> Command {
+    const H: &str = "One digest for a whole tree";
+    let exclusive = [
+        "s3-etag",
+        "s3-composite",
+        "gcs",
+        "hdfs",
+        "hdfs-composite",
+        "recursive",
+        "check",
+    ];
+    cmd.arg(
+        flag(
+            "go-h1",
+            "go-h1",
+            None,
+            "print Go's h1: dirhash of each DIR (go.sum's; with --go-prefix MODULE@VERSION)",
+        )
+        .conflicts_with("nar")
+        .conflicts_with_all(exclusive)
+        .help_heading(H),
+    )
+    .arg(
+        Arg::new("go-prefix")
+            .long("go-prefix")
+            .value_name("PREFIX")
+            .help("with --go-h1: the prefix of every name (MODULE@VERSION for go.sum)")
+            .help_heading(H),
+    )
+    .arg(
+        flag(
+            "nar",
+            "nar",
+            None,
+            "print the NAR hash of each PATH, as `nix hash path` does (sha256-<base64>)",
+        )
+        .conflicts_with_all(exclusive)
+        .help_heading(H),
+    )
+    .arg(
+        Arg::new("nar-format")
+            .long("nar-format")
+            .value_name("FORMAT")
+            .help("with --nar: sri (default), nix32, base16 or base64")
+            .help_heading(H),
     )
 }
 

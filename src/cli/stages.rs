@@ -15,6 +15,7 @@ use super::{
     AlgoChoice, Native, check_algorithm, check_length_syntax, choice_from_name, command, events, help,
     not_multiple_of_8, parse_length, too_long,
 };
+use crate::algo::stores::Store;
 use crate::algo::{AlgoKind, Algorithm, Family};
 use crate::config::{
     CheckJob, Common, Config, Dialect, Encoding, Format, GnuCompat, HashJob, InputList, IoMode, Job,
@@ -91,7 +92,8 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
     let typed = replay(p, &low.opts, p.is_gnu() && !old);
     let algo = resolve_algorithm(p, old, &typed)?;
     post_checks(p, old, &typed, algo, &low)?;
-    Ok(build(common, low, typed, algo))
+    let store = resolve_store(&typed, algo, &low)?;
+    Ok(build(common, low, typed, algo, store))
 }
 
 /// Stage 1: what was typed, in command-line order.
@@ -536,8 +538,68 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
     Ok(())
 }
 
+/// Stage 3 (native face): the object store's checksum the options ask
+/// for, checked against the algorithm and the other options.
+fn resolve_store(t: &Typed, algo: Algorithm, low: &LowArgs) -> Result<Option<Store>, Error> {
+    use super::StoreFlag;
+    let Some(o) = low.native.store else {
+        return Ok(None);
+    };
+    let opt = o.flag.option();
+    if t.check {
+        return Err(Error::usage(format!(
+            "the {opt} option is meaningful only when hashing"
+        )));
+    }
+    if t.raw {
+        return Err(Error::usage(format!("--raw is not supported with {opt}")));
+    }
+    if !t.more_kinds.is_empty() {
+        return Err(Error::usage(format!("{opt} takes one algorithm, not a list")));
+    }
+    let fixed = match o.flag {
+        StoreFlag::S3Etag => Some(("MD5", AlgoKind::Md5)),
+        StoreFlag::Gcs => Some(("CRC-32C and MD5", AlgoKind::Md5)),
+        StoreFlag::Hdfs | StoreFlag::HdfsComposite => Some(("CRC-32C", AlgoKind::Crc32c)),
+        StoreFlag::S3Composite => None,
+    };
+    if let Some((what, kind)) = fixed
+        && t.choice.is_some()
+        && algo.kind != kind
+    {
+        return Err(Error::usage(format!(
+            "{opt} computes {what}; it takes no -a {}",
+            algo.name()
+        )));
+    }
+    Ok(Some(match o.flag {
+        StoreFlag::S3Etag => Store::S3Etag(o.multipart),
+        StoreFlag::Gcs => Store::Gcs,
+        StoreFlag::Hdfs => Store::HdfsMd5(o.hdfs),
+        StoreFlag::HdfsComposite => Store::HdfsComposite(o.hdfs),
+        StoreFlag::S3Composite => {
+            if algo.kind == AlgoKind::Crc64Nvme {
+                return Err(Error::usage(
+                    "S3 has no composite CRC-64/NVME checksum (it is full-object only): \
+                     'mhash -a crc64nvme --base64 FILE' prints it",
+                ));
+            }
+            if !Store::s3_composite_algorithms().contains(&algo.kind) {
+                return Err(Error::usage(format!(
+                    "--s3-composite takes -a crc32b (S3's CRC32), crc32c, sha1 or sha256, not {}",
+                    algo.name()
+                )));
+            }
+            Store::S3Composite {
+                algo: algo.kind,
+                multipart: o.multipart,
+            }
+        }
+    }))
+}
+
 /// Stage 4: the configuration, with the one job the options ask for.
-fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm) -> Config {
+fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Option<Store>) -> Config {
     let p = common.personality;
     common.jobs = low.jobs.unwrap_or(common.jobs);
     common.io = low.io.unwrap_or(common.io);
@@ -594,9 +656,12 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm) -> Config 
             encoding,
             legacy_name: files_given,
             no_names: false,
+            legacy_base64: p == Personality::Mhash,
         },
         json: native.json,
         debug: t.debug,
+        store,
+        tree: native.tree,
         inputs,
     };
     Config {

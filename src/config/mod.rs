@@ -97,8 +97,56 @@ pub struct HashJob {
     pub json: bool,
     /// `--debug`: report which implementation ran.
     pub debug: bool,
+    /// `--s3-etag`, `--s3-composite`, `--gcs`, `--hdfs`, `--hdfs-composite`
+    /// (native face only): print the checksum that object store reports
+    /// for each input instead of `algos`' lines.
+    pub store: Option<crate::algo::stores::Store>,
+    /// `--go-h1`, `--nar` (native face only): one digest per directory
+    /// operand for the whole tree under it ([`crate::tree`]).
+    pub tree: Option<TreeHash>,
     /// What to hash.
     pub inputs: InputList,
+}
+
+/// A digest of a whole tree, as another tool computes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TreeHash {
+    /// Go's `h1:` dirhash (`--go-h1`), the names under `prefix`
+    /// (`--go-prefix MODULE@VERSION`; empty: relative names).
+    GoH1 {
+        /// The prefix of every name (`golang.org/x/mod@v0.1.0`).
+        prefix: String,
+    },
+    /// Nix's NAR hash (`--nar`), written as `--nar-format` says.
+    Nar(NarFormat),
+}
+
+/// How a NAR hash is written (`nix hash path`'s `--sri`, `--base32`,
+/// `--base16`, `--base64`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NarFormat {
+    /// `sha256-<base64>`, Nix's default (SRI, W3C Subresource Integrity).
+    Sri,
+    /// Nix's own base-32 (`nix32`: digits and lower-case letters without
+    /// `e o u t`, the bytes read from the end).
+    Nix32,
+    /// Lower-case hex.
+    Base16,
+    /// Plain base64, no `sha256-`.
+    Base64,
+}
+
+impl NarFormat {
+    /// Parses `sri`, `nix32` (or `base32`), `base16` (or `hex`), `base64`.
+    pub fn from_name(s: &str) -> Option<NarFormat> {
+        Some(match s {
+            "sri" => NarFormat::Sri,
+            "nix32" | "base32" => NarFormat::Nix32,
+            "base16" | "hex" => NarFormat::Base16,
+            "base64" => NarFormat::Base64,
+            _ => return None,
+        })
+    }
 }
 
 /// Which checksum-line dialect check mode reads, and how it infers an
@@ -277,6 +325,11 @@ pub struct Format {
     pub legacy_name: bool,
     /// Digest only, no name (b3sum `--no-names`).
     pub no_names: bool,
+    /// mhash's face with `--base64`: a legacy checksum (crc32b, crc, sum)
+    /// is written as `BASE64  NAME`, the base64 of its big-endian bytes
+    /// (S3's `x-amz-checksum-crc32` for crc32b), not as GNU's decimal
+    /// `CHECKSUM SIZE NAME` line (GNU cksum ignores `--base64` there).
+    pub legacy_base64: bool,
 }
 
 /// How regular files are read (`--io`, `MHASH_IO`). Standard input, pipes,

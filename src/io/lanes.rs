@@ -272,6 +272,7 @@ fn run_lanes(
                     size: f.total,
                     method: "read",
                     lane_kernel: Some(kernel_name),
+                    store: None,
                 });
                 out.deliver(f.at, r);
             }
@@ -402,5 +403,6 @@ fn read_alone(file: &mut File, algo: Algorithm, buf: &mut [u8]) -> io::Result<Di
         size: total,
         method: "read",
         lane_kernel: None,
+        store: None,
     })
 }

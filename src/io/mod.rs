@@ -113,6 +113,9 @@ pub struct Digested {
     /// The lane kernel that hashed it beside other inputs (`avx2-x8`), or
     /// `None` for the single-stream backend ([`lanes::digest_batch`]).
     pub lane_kernel: Option<&'static str>,
+    /// An object store's checksum ([`digest_store`]) in place of
+    /// [`digest`](Self::digest), which is then empty.
+    pub store: Option<crate::algo::stores::StoreDigest>,
 }
 
 /// How many times in a row a read interrupted by a signal (EINTR) is
@@ -451,6 +454,47 @@ pub fn digest_inputs(
         size: total,
         method,
         lane_kernel: None,
+        store: None,
+    })
+}
+
+/// Reads the input named `name` (`-` = standard input) to its end into
+/// `store`'s computation (an S3, GCS or HDFS checksum): streamed with
+/// `read(2)` in constant memory, the size of a regular file taken at open
+/// (the AWS CLI's part size depends on it, see
+/// [`crate::algo::stores::Multipart::part_size_for`]).
+///
+/// # Errors
+/// Opening, reading or closing failed (`ENOENT`, `EACCES`, `EISDIR`, `EIO`).
+pub fn digest_store(
+    name: &std::ffi::OsStr,
+    store: &crate::algo::stores::Store,
+    buf: &mut ReadBuf,
+) -> io::Result<Digested> {
+    let mut total = 0u64;
+    let h = if name == "-" {
+        let mut h = store.hasher(None);
+        feed(&mut crate::os::stdin_reader(), &mut h, buf, &mut total)?;
+        h
+    } else {
+        let mut f = crate::os::open_input(Path::new(name), false, false)?;
+        let size = regular_size(&f);
+        if size.is_some_and(|n| n >= SEQUENTIAL_HINT_MIN) {
+            advise_sequential(&f);
+        }
+        let mut h = store.hasher(size);
+        let r = feed(&mut f, &mut h, buf, &mut total);
+        let closed = f.close();
+        r?;
+        closed?;
+        h
+    };
+    Ok(Digested {
+        digest: Vec::new(),
+        size: total,
+        method: "read",
+        lane_kernel: None,
+        store: Some(h.finish()),
     })
 }
 

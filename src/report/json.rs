@@ -176,6 +176,40 @@ impl super::HashReport for JsonHash {
         hash_record(&mut self.line, name, algo, Ok((digest, size)), self.encoding);
         con.write_out(&self.line);
     }
+    fn store(
+        &mut self,
+        con: &mut Console,
+        name: &[u8],
+        store: &crate::algo::stores::Store,
+        d: &crate::algo::stores::StoreDigest,
+        size: u64,
+    ) {
+        self.line.clear();
+        super::stores::store_json(&mut self.line, store, d, name, size);
+        con.write_out(&self.line);
+    }
+    fn tree(&mut self, con: &mut Console, name: &[u8], kind: &str, value: &str) {
+        #[derive(Serialize)]
+        struct TreeRecord<'a> {
+            path: std::borrow::Cow<'a, str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            path_bytes: Option<&'a [u8]>,
+            tree: &'a str,
+            digest: &'a str,
+        }
+        let Name { text, bytes } = Name::new(name);
+        self.line.clear();
+        write_line(
+            &mut self.line,
+            &TreeRecord {
+                path: text,
+                path_bytes: bytes,
+                tree: kind,
+                digest: value,
+            },
+        );
+        con.write_out(&self.line);
+    }
     fn error(&mut self, con: &mut Console, name: &[u8], algos: &[Algorithm], e: &std::io::Error) {
         con.error_io(name, e);
         for &algo in algos {

@@ -39,7 +39,7 @@ pub fn format_record(
         return;
     }
     let delim = if fmt.zero { b'\0' } else { b'\n' };
-    if algo.kind.is_legacy() {
+    if algo.kind.is_legacy() && !(fmt.legacy_base64 && fmt.encoding == Encoding::Base64) {
         let line = match algo.kind {
             AlgoKind::Sysv => {
                 let v = u16::from_be_bytes([digest[0], digest[1]]);
@@ -78,7 +78,13 @@ pub fn format_record(
             out.extend_from_slice(name);
         }
     };
-    match fmt.style {
+    // A legacy checksum in base64 (mhash's face) has no tag: untagged.
+    let style = if algo.kind.is_legacy() {
+        Style::Untagged
+    } else {
+        fmt.style
+    };
+    match style {
         Style::Tagged => {
             out.extend_from_slice(algo.tag().unwrap_or_default().as_bytes());
             out.extend_from_slice(b" (");
@@ -113,6 +119,35 @@ impl super::HashReport for Lines {
         format_record(&mut self.line, algo, digest, size, name, &self.format);
         con.write_out(&self.line);
     }
+    fn store(
+        &mut self,
+        con: &mut super::Console,
+        name: &[u8],
+        store: &crate::algo::stores::Store,
+        d: &crate::algo::stores::StoreDigest,
+        _: u64,
+    ) {
+        self.line.clear();
+        super::stores::store_record(&mut self.line, store, d, name, &self.format);
+        con.write_out(&self.line);
+    }
+    fn tree(&mut self, con: &mut super::Console, name: &[u8], _: &str, value: &str) {
+        // `VALUE  NAME`, GNU's untagged layout (names escaped as GNU does).
+        self.line.clear();
+        let escape = !self.format.zero && escape::needs_escape(name);
+        if escape {
+            self.line.push(b'\\');
+        }
+        self.line.extend_from_slice(value.as_bytes());
+        self.line.extend_from_slice(b"  ");
+        if escape {
+            escape::escape_into(&mut self.line, name);
+        } else {
+            self.line.extend_from_slice(name);
+        }
+        self.line.push(if self.format.zero { b'\0' } else { b'\n' });
+        con.write_out(&self.line);
+    }
     fn error(&mut self, con: &mut super::Console, name: &[u8], _: &[Algorithm], e: &std::io::Error) {
         con.error_io(name, e);
     }
@@ -130,6 +165,7 @@ mod tests {
             encoding: Encoding::Hex,
             legacy_name: true,
             no_names: false,
+            legacy_base64: false,
         }
     }
 

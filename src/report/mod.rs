@@ -5,7 +5,8 @@
 //! a checksum line or a JSON record; a [`CheckReport`] turns a checksum
 //! line's outcome into a status line or a JSON record. One implementation
 //! per output format: [`lines`] (GNU, BSD tagged, legacy CRC/sum and b3sum
-//! lines, GNU status lines) and [`json`] (JSON Lines).
+//! lines, GNU status lines) and [`json`] (JSON Lines); [`stores`] prints
+//! the object stores' checksums as their own tools do.
 //!
 //! Hash and check mode decide *what* happened; this module decides how it
 //! looks. GNU's diagnostics on standard error (`PROG: NAME: STRERROR`, the
@@ -14,6 +15,7 @@
 
 pub mod json;
 pub mod lines;
+pub mod stores;
 
 use crate::algo::Algorithm;
 use crate::config::{CheckJob, Encoding, Format, GnuCompat, StatusNames, Verbosity};
@@ -263,6 +265,19 @@ impl Write for Captured {
 pub trait HashReport: Send {
     /// `algo`'s digest of the input `name`, `size` bytes long.
     fn digest(&mut self, con: &mut Console, name: &[u8], algo: Algorithm, digest: &[u8], size: u64);
+    /// An object store's checksum `d` of the input `name`, `size` bytes
+    /// long (`--s3-etag`, `--s3-composite`, `--gcs`, `--hdfs`, ...).
+    fn store(
+        &mut self,
+        con: &mut Console,
+        name: &[u8],
+        store: &crate::algo::stores::Store,
+        d: &crate::algo::stores::StoreDigest,
+        size: u64,
+    );
+    /// A digest of the whole tree `name` (`--go-h1`, `--nar`): `kind` is
+    /// `go-h1` or `nar`, `value` the digest as the tool writes it.
+    fn tree(&mut self, con: &mut Console, name: &[u8], kind: &str, value: &str);
     /// The input `name` could not be read: GNU's diagnostic, and whatever
     /// the format records for each of `algos`.
     fn error(&mut self, con: &mut Console, name: &[u8], algos: &[Algorithm], e: &std::io::Error);
