@@ -168,6 +168,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             json: false,
             debug: false,
             checksum_files: inputs,
+            audit: None,
         })
     } else {
         Job::Hash(HashJob {

@@ -75,6 +75,8 @@ struct Native {
     json: bool,
     progress: crate::config::ProgressMode,
     install_links: Option<(std::path::PathBuf, bool)>,
+    /// `--audit DIR`.
+    audit: Option<OsString>,
 }
 
 impl Native {
@@ -145,6 +147,7 @@ impl Native {
             json: m.get_flag("json"),
             progress,
             install_links,
+            audit: m.get_one::<OsString>("audit").cloned(),
         })
     }
 }
@@ -450,9 +453,22 @@ fn walk_options(cmd: Command) -> Command {
     )
 }
 
-/// `--json`, the progress bar, and `--install-links`.
+/// `--audit`, `--json`, the progress bar, and `--install-links`.
 fn output_options(cmd: Command) -> Command {
     cmd.arg(
+        Arg::new("audit")
+            .long("audit")
+            .value_name("DIR")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with -c: the checksum file's names are relative to DIR; also walk DIR and print \
+                 each file as '= NAME' matching, '* NAME' changed, '- NAME' missing, '+ NAME' new \
+                 (not listed), '! NAME' unreadable; a count per kind on stderr; exit 0 only when \
+                 nothing differs",
+            )
+            .help_heading("Auditing a tree"),
+    )
+    .arg(
         flag(
             "json",
             "json",

@@ -509,6 +509,26 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
             "the --recursive option is meaningful only when hashing",
         ));
     }
+    if let Some(dir) = &native.audit {
+        if !t.check {
+            return Err(Error::usage(
+                "the --audit option is meaningful only when verifying checksums",
+            ));
+        }
+        if low.operands.len() != 1 || !native.files_from.is_empty() {
+            return Err(Error::usage(
+                "--audit takes exactly one checksum file (its names are relative to DIR)",
+            ));
+        }
+        if t.ignore_missing {
+            return Err(Error::usage(
+                "--ignore-missing and --audit are mutually exclusive (--audit reports missing files)",
+            ));
+        }
+        if dir.is_empty() {
+            return Err(Error::usage("--audit needs a directory, not an empty name"));
+        }
+    }
     if native.json && t.raw {
         return Err(Error::usage("--json and --raw are mutually exclusive"));
     }
@@ -566,7 +586,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm) -> Config 
         Encoding::Hex
     };
     if t.check {
-        let job = check_job(&common, &t, algo, native.json, inputs);
+        let job = check_job(&common, &t, algo, (native.json, native.audit), inputs);
         return Config {
             common,
             job: Job::Check(job),
@@ -605,7 +625,13 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm) -> Config 
 
 /// The check job: the algorithm (or family) the lines may use, and what
 /// the personality and GNU release make of them.
-fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: InputList) -> CheckJob {
+fn check_job(
+    common: &Common,
+    t: &Typed,
+    algo: Algorithm,
+    (json, audit): (bool, Option<OsString>),
+    files: InputList,
+) -> CheckJob {
     let p = common.personality;
     let family = match t.choice {
         Some(AlgoChoice::Family(f)) if t.length.is_none() => f.members(),
@@ -643,6 +669,7 @@ fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: Inp
         json,
         debug: t.debug && p == Personality::Mhash,
         checksum_files: files,
+        audit,
     }
 }
 

@@ -162,6 +162,11 @@ pub struct CheckJob {
     pub debug: bool,
     /// The checksum files (`-` is standard input), no walk.
     pub checksum_files: InputList,
+    /// `--audit DIR` (native face): the one checksum file's names are
+    /// relative to DIR, and DIR is walked for files it does not list; each
+    /// file is reported as matching, changed, missing, new or unreadable
+    /// (see [`crate::check::audit`]).
+    pub audit: Option<OsString>,
 }
 
 /// The GNU coreutils release whose behaviour is reproduced where releases
