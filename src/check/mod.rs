@@ -66,7 +66,7 @@ pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
             if m.is_dir() {
                 Ok(())
             } else {
-                Err(std::io::Error::from(std::io::ErrorKind::NotADirectory))
+                Err(std::io::Error::from_raw_os_error(libc::ENOTDIR))
             }
         }) {
             con.error_io(&crate::os::os_bytes(dir), &e);
@@ -637,12 +637,12 @@ impl Lines<'_> {
                 // --audit: read under DIR, shown as the walk spells it.
                 let (mut name, mut path) = (p.name, None);
                 if let Some(a) = self.audit.as_mut() {
-                    path = Some(a.path_of(&name));
                     let shown = audit::normalize(&name);
                     a.list(&shown);
                     if !shown.is_empty() {
                         name = shown;
                     }
+                    path = Some(a.path_of(&name));
                 }
                 let listed = Listed {
                     path,
