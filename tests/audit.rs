@@ -430,3 +430,25 @@ fn permission_denied_when_not_root() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("d/locked: Permission denied\n"));
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn walk_options_choose_which_unlisted_files_are_reported() {
+    let t = Tree::new();
+    t.w(b"a", b"1");
+    t.w(b"build/a.o", b"2");
+    t.manifest("m");
+    t.w(b".git/HEAD", b"3");
+    t.w(b"build/b.o", b"4");
+    let out = t.run(&["-c", "m", "--audit", "d"]);
+    same(out.stdout, "= a\n= build/a.o\n+ .git/HEAD\n+ build/b.o\n");
+    // Excluded: not reported as new; listed files are still checked.
+    let out = t.run(&["-c", "m", "--audit", "d", "--exclude", ".git", "--exclude", "*.o"]);
+    same(out.stdout, "= a\n= build/a.o\n");
+    assert_eq!(out.status.code(), Some(0));
+    let out = t.run(&["-c", "m", "--audit", "d", "--include", "build/**"]);
+    same(out.stdout, "= a\n= build/a.o\n+ build/b.o\n");
+    // Without -r or --audit they still mean nothing.
+    let out = t.run(&["-c", "m", "--exclude", ".git"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("meaningful only with --recursive"));
+}

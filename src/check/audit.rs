@@ -9,9 +9,10 @@
 //! listed name is kept, normalized (`./a//b` is `a/b`), in a set, the only
 //! state that grows with the manifest (no digest is held). When the
 //! manifest ends, the same producer walks DIR as `-r` does (byte-wise path
-//! order; symbolic links inside not followed) and reports each regular
-//! file not in the set as new, and each place the walk cannot enter as
-//! unreadable. The manifest itself, when it lies in DIR, is not reported.
+//! order; symbolic links inside not followed unless `--follow`;
+//! `--include`/`--exclude`/`--one-file-system` as for `-r`) and reports
+//! each regular file not in the set as new, and each place the walk
+//! cannot enter as unreadable. The manifest itself, when it lies in DIR, is not reported.
 
 use crate::report::{AuditCounts, Category};
 use crate::walk::Inputs;
@@ -36,6 +37,8 @@ pub(super) struct Audit {
     /// The manifest's device and inode, when it is a file (not reported
     /// as new if it lies in DIR).
     manifest: Option<(u64, u64)>,
+    /// How DIR is walked (`--follow`, `--exclude`, ...).
+    options: crate::walk::Walk,
     walk: Option<Inputs>,
     walked: bool,
 }
@@ -43,7 +46,7 @@ pub(super) struct Audit {
 impl Audit {
     /// An audit of `dir` against the manifest `checkfile` (`-`: standard
     /// input).
-    pub(super) fn new(dir: &OsStr, checkfile: &OsStr) -> Audit {
+    pub(super) fn new(dir: &OsStr, walk: &crate::walk::Walk, checkfile: &OsStr) -> Audit {
         let manifest = (checkfile != "-")
             .then(|| std::fs::metadata(checkfile).ok())
             .flatten()
@@ -52,6 +55,7 @@ impl Audit {
             dir: PathBuf::from(dir),
             listed: HashSet::new(),
             manifest,
+            options: walk.clone(),
             walk: None,
             walked: false,
         }
@@ -85,7 +89,7 @@ impl Audit {
     pub(super) fn next_found(&mut self) -> Option<Found> {
         if !self.walked {
             self.walked = true;
-            let walk = crate::walk::Walk::default();
+            let walk = self.options.clone();
             self.walk = Some(Inputs::new(
                 vec![self.dir.as_os_str().to_os_string()],
                 &[],
@@ -193,10 +197,10 @@ mod tests {
 
     #[test]
     fn listed_names_are_read_under_the_directory() {
-        let a = Audit::new(OsStr::new("d/"), OsStr::new("-"));
+        let a = Audit::new(OsStr::new("d/"), &Default::default(), OsStr::new("-"));
         assert_eq!(a.path_of(b"x/y"), b"d/x/y");
         assert_eq!(a.path_of(b"/abs"), b"/abs");
-        let a = Audit::new(OsStr::new("d"), OsStr::new("-"));
+        let a = Audit::new(OsStr::new("d"), &Default::default(), OsStr::new("-"));
         assert_eq!(a.path_of(b"-"), b"d/-");
     }
 }

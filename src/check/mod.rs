@@ -61,7 +61,7 @@ impl Default for Session {
 pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
     let files = &job.checksum_files;
     let mut session = Session::default();
-    if let (Some(dir), [manifest]) = (&job.audit, &files.files[..]) {
+    if let (Some(crate::config::AuditDir { dir, walk }), [manifest]) = (&job.audit, &files.files[..]) {
         if let Err(e) = std::fs::metadata(dir).and_then(|m| {
             if m.is_dir() {
                 Ok(())
@@ -72,7 +72,7 @@ pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
             con.error_io(&crate::os::os_bytes(dir), &e);
             return false;
         }
-        let audit = audit::Audit::new(dir, manifest);
+        let audit = audit::Audit::new(dir, walk, manifest);
         return check_file_with(con, common, job, &mut session, manifest, Some(audit));
     }
     let mut ok = true;
@@ -319,8 +319,8 @@ fn check_file_with(
             };
             con.error_msg(format!("WARNING: {n} {what}").as_bytes());
         }
-        if let Some(dir) = &job.audit {
-            audit::hint(con, &out.counts, dir, display);
+        if let Some(a) = &job.audit {
+            audit::hint(con, &out.counts, &a.dir, display);
         }
         return !out.counts.differs() && (!job.strict || out.tally.misformatted == 0);
     }

@@ -75,8 +75,8 @@ struct Native {
     json: bool,
     progress: crate::config::ProgressMode,
     install_links: Option<(std::path::PathBuf, bool)>,
-    /// `--audit DIR`.
-    audit: Option<OsString>,
+    /// `--audit DIR`, and the walk options that go with it.
+    audit: Option<crate::config::AuditDir>,
 }
 
 impl Native {
@@ -90,7 +90,8 @@ impl Native {
         let recursive = m.get_flag("recursive");
         let include = strings("include");
         let exclude = strings("exclude");
-        if !recursive {
+        let audit_dir = m.get_one::<OsString>("audit").cloned();
+        if !recursive && audit_dir.is_none() {
             for (on, name) in [
                 (m.get_flag("follow"), "follow"),
                 (m.get_flag("one-file-system"), "one-file-system"),
@@ -104,16 +105,17 @@ impl Native {
                 }
             }
         }
-        let walk = if recursive {
-            Some(crate::walk::Walk {
-                follow: m.get_flag("follow"),
-                one_file_system: m.get_flag("one-file-system"),
-                include: crate::walk::Globs::new(&include).map_err(Error::usage)?,
-                exclude: crate::walk::Globs::new(&exclude).map_err(Error::usage)?,
-            })
-        } else {
-            None
+        let options = crate::walk::Walk {
+            follow: m.get_flag("follow"),
+            one_file_system: m.get_flag("one-file-system"),
+            include: crate::walk::Globs::new(&include).map_err(Error::usage)?,
+            exclude: crate::walk::Globs::new(&exclude).map_err(Error::usage)?,
         };
+        let audit = audit_dir.map(|dir| crate::config::AuditDir {
+            dir,
+            walk: options.clone(),
+        });
+        let walk = recursive.then_some(options);
         let files_from: Vec<OsString> = m
             .get_many::<OsString>("files-from")
             .map(|v| v.cloned().collect())
@@ -147,7 +149,7 @@ impl Native {
             json: m.get_flag("json"),
             progress,
             install_links,
-            audit: m.get_one::<OsString>("audit").cloned(),
+            audit,
         })
     }
 }
@@ -404,7 +406,7 @@ fn walk_options(cmd: Command) -> Command {
             "follow",
             "follow",
             Some('L'),
-            "with -r: follow symbolic links (loops are detected and reported)",
+            "with -r or --audit: follow symbolic links (loops are detected and reported)",
         )
         .help_heading("Walking directories and lists"),
     )
@@ -413,7 +415,7 @@ fn walk_options(cmd: Command) -> Command {
             .long("include")
             .value_name("GLOB")
             .action(ArgAction::Append)
-            .help("with -r: hash only files whose name (or relative path, if GLOB has '/') matches")
+            .help("with -r or --audit: only files whose name (or relative path, if GLOB has '/') matches")
             .help_heading("Walking directories and lists"),
     )
     .arg(
@@ -421,7 +423,7 @@ fn walk_options(cmd: Command) -> Command {
             .long("exclude")
             .value_name("GLOB")
             .action(ArgAction::Append)
-            .help("with -r: skip files and directories whose name (or relative path) matches")
+            .help("with -r or --audit: skip files and directories whose name (or relative path) matches")
             .help_heading("Walking directories and lists"),
     )
     .arg(
@@ -429,7 +431,7 @@ fn walk_options(cmd: Command) -> Command {
             "one-file-system",
             "one-file-system",
             None,
-            "with -r: stay on the file system of each DIR operand",
+            "with -r or --audit: stay on the file system of each DIR operand",
         )
         .help_heading("Walking directories and lists"),
     )

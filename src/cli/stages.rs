@@ -509,7 +509,7 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
             "the --recursive option is meaningful only when hashing",
         ));
     }
-    if let Some(dir) = &native.audit {
+    if let Some(crate::config::AuditDir { dir, .. }) = &native.audit {
         if !t.check {
             return Err(Error::usage(
                 "the --audit option is meaningful only when verifying checksums",
@@ -629,7 +629,7 @@ fn check_job(
     common: &Common,
     t: &Typed,
     algo: Algorithm,
-    (json, audit): (bool, Option<OsString>),
+    (json, audit): (bool, Option<crate::config::AuditDir>),
     files: InputList,
 ) -> CheckJob {
     let p = common.personality;

@@ -504,3 +504,28 @@ pub(crate) fn digest_text(digest: &[u8], encoding: Encoding) -> String {
     encode_digest(&mut v, digest, enc);
     String::from_utf8(v).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn audit_categories_and_counts() {
+        let gone = std::io::Error::from_raw_os_error(libc::ENOENT);
+        let notdir = std::io::Error::from_raw_os_error(libc::ENOTDIR);
+        let isdir = std::io::Error::from_raw_os_error(libc::EISDIR);
+        assert_eq!(Category::of(&Verdict::Ok), Category::Matching);
+        assert_eq!(Category::of(&Verdict::Mismatch), Category::Changed);
+        assert_eq!(Category::of(&Verdict::Unreadable(&gone)), Category::Missing);
+        assert_eq!(Category::of(&Verdict::Unreadable(&notdir)), Category::Missing);
+        assert_eq!(Category::of(&Verdict::Unreadable(&isdir)), Category::Unreadable);
+        let symbols: String = Category::ALL.iter().map(|c| c.symbol()).collect();
+        assert_eq!(symbols, "=*-+!");
+        let mut n = AuditCounts::default();
+        n.add(Category::Matching);
+        assert!(!n.differs());
+        n.add(Category::New);
+        assert!(n.differs());
+        assert_eq!((n.get(Category::Matching), n.get(Category::New)), (1, 1));
+    }
+}
