@@ -452,3 +452,21 @@ fn walk_options_choose_which_unlisted_files_are_reported() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("meaningful only with --recursive"));
 }
+
+#[test]
+fn improperly_formatted_lines_are_counted_as_dash_c_counts_them() {
+    let t = Tree::new();
+    t.w(b"a", b"1");
+    let mut m = t.manifest("m");
+    m.extend_from_slice(b"not a checksum line\n");
+    fs::write(t.top().join("m"), m).unwrap();
+    let out = t.run(&["-c", "m", "--audit", "d"]);
+    same(&out.stdout, "= a\n");
+    let warning = format!("{}: WARNING: 1 line is improperly formatted\n", util::MHASH);
+    same(&out.stderr, format!("{}{warning}", summary(1, 0, 0, 0, 0)));
+    assert_eq!(out.status.code(), Some(0));
+    // --strict fails on it; -w names the line.
+    let out = t.run(&["-c", "m", "--audit", "d", "--strict", "-w"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("m: 2: improperly formatted checksum line\n"));
+}
