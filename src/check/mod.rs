@@ -61,7 +61,9 @@ impl Default for Session {
 pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
     let files = &job.checksum_files;
     let mut session = Session::default();
-    if let (Some(crate::config::AuditDir { dir, walk }), [manifest]) = (&job.audit, &files.files[..]) {
+    if let (Some(crate::config::AuditDir { dir, walk }), [manifest]) =
+        (job.audit.as_deref(), &files.files[..])
+    {
         if let Err(e) = std::fs::metadata(dir).and_then(|m| {
             if m.is_dir() {
                 Ok(())

@@ -669,7 +669,7 @@ fn check_job(
         json,
         debug: t.debug && p == Personality::Mhash,
         checksum_files: files,
-        audit,
+        audit: audit.map(Box::new),
     }
 }
 

@@ -166,7 +166,7 @@ pub struct CheckJob {
     /// relative to DIR, and DIR is walked for files it does not list; each
     /// file is reported as matching, changed, missing, new or unreadable
     /// (see [`crate::check::audit`]).
-    pub audit: Option<AuditDir>,
+    pub audit: Option<Box<AuditDir>>,
 }
 
 /// `--audit DIR`: the tree to audit and how it is walked.
