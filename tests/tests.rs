@@ -8,6 +8,7 @@
 #[macro_use]
 mod util;
 
+mod audit;
 mod beyond_gnu;
 mod everyday;
 mod faults;

@@ -10,7 +10,10 @@
 //! GNU keeps across checksum files lives in a [`Session`].
 //!
 //! Memory stays bounded by the longest line: the checksum file is streamed.
+//! With `--audit DIR` ([`audit`]), the listed names are kept too, and DIR
+//! is walked for the files they do not name.
 
+pub mod audit;
 pub mod formats;
 pub mod parse;
 pub mod rules;
@@ -22,7 +25,7 @@ pub use tally::Tally;
 use crate::algo::Algorithm;
 use crate::config::{CheckJob, Common, IoMode, Verbosity};
 use crate::io;
-use crate::report::{CheckReport, Console, LineAt, Verdict};
+use crate::report::{AuditCounts, Category, CheckReport, Console, LineAt, Verdict};
 use crate::sched::{self, Item};
 use crate::text::quote;
 use parse::{Chosen, LineError, Parser, Preferred};
@@ -58,6 +61,22 @@ impl Default for Session {
 pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
     let files = &job.checksum_files;
     let mut session = Session::default();
+    if let (Some(crate::config::AuditDir { dir, walk }), [manifest]) =
+        (job.audit.as_deref(), &files.files[..])
+    {
+        if let Err(e) = std::fs::metadata(dir).and_then(|m| {
+            if m.is_dir() {
+                Ok(())
+            } else {
+                Err(std::io::Error::from_raw_os_error(libc::ENOTDIR))
+            }
+        }) {
+            con.error_io(&crate::os::os_bytes(dir), &e);
+            return false;
+        }
+        let audit = audit::Audit::new(dir, walk, manifest);
+        return check_file_with(con, common, job, &mut session, manifest, Some(audit));
+    }
     let mut ok = true;
     for f in crate::walk::Inputs::new(files.files.clone(), &files.files_from, files.null, None) {
         match f {
@@ -89,9 +108,16 @@ struct Listed {
     annotate: bool,
     /// The line was a lone digest (a digest-only checksum file).
     subject: bool,
+    /// `--audit`: where the file is read (`DIR/NAME`); else `name`.
+    path: Option<Vec<u8>>,
 }
 
 impl Listed {
+    /// Where the file is read.
+    fn source(&self) -> &[u8] {
+        self.path.as_deref().unwrap_or(&self.name)
+    }
+
     /// Judges the digest of `algo` over the file; on a mismatch with
     /// alternatives left, computes all of them in one more read (`read`)
     /// and takes the one that matches. Returns whether one matched.
@@ -145,16 +171,18 @@ enum Event {
     },
     /// The checksum file itself could not be read further.
     ReadError,
+    /// `--audit`: the walk found a file not listed, or an error.
+    Found(audit::Found),
 }
 
 /// Reads and verifies `listed` (on a worker, or in the producer for `-`).
 fn verify(mut listed: Listed, buf: &mut io::ReadBuf, mode: IoMode) -> Event {
-    let name = crate::os::bytes_os(&listed.name);
+    let name = crate::os::bytes_os(listed.source());
     let opts = io::InputOpts {
         mode,
         ..Default::default()
     };
-    let result = if listed.name == b"-" && !listed.alternatives.is_empty() {
+    let result = if listed.source() == b"-" && !listed.alternatives.is_empty() {
         // Standard input can be read only once: every candidate at once.
         let mut algos = vec![listed.algo];
         algos.extend(&listed.alternatives);
@@ -177,6 +205,18 @@ pub fn check_file(
     job: &CheckJob,
     session: &mut Session,
     checkfile: &OsStr,
+) -> bool {
+    check_file_with(con, common, job, session, checkfile, None)
+}
+
+/// [`check_file`], auditing a tree when `audit` is given.
+fn check_file_with(
+    con: &mut Console,
+    common: &Common,
+    job: &CheckJob,
+    session: &mut Session,
+    checkfile: &OsStr,
+    audit: Option<audit::Audit>,
 ) -> bool {
     let is_stdin = checkfile == "-";
     let name = crate::os::os_bytes(checkfile).into_owned();
@@ -235,6 +275,8 @@ pub fn check_file(
         subject: false,
         old_quotes: common.compat == crate::config::GnuCompat::V9_1,
         output_failed: &output_failed,
+        failed: false,
+        audit,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -244,6 +286,8 @@ pub fn check_file(
         tally: Tally::default(),
         aborted: false,
         output_failed: &output_failed,
+        audit: job.audit.is_some(),
+        counts: AuditCounts::default(),
     };
     let lost = schedule(common, &mut lines, &mut |ev, more| out.emit(con, ev, more));
     session.last_tag = lines.parser.last_tag;
@@ -268,6 +312,22 @@ pub fn check_file(
         con.error_io(display, &e);
         return false;
     }
+    if out.audit {
+        out.report.audit_summary(con, &out.counts);
+        if out.tally.misformatted != 0 && job.verbosity != Verbosity::Status {
+            let n = out.tally.misformatted;
+            let what = if n == 1 {
+                "line is improperly formatted"
+            } else {
+                "lines are improperly formatted"
+            };
+            con.error_msg(format!("WARNING: {n} {what}").as_bytes());
+        }
+        if let Some(a) = &job.audit {
+            audit::hint(con, &out.counts, &a.dir, display);
+        }
+        return !out.counts.differs() && (!job.strict || out.tally.misformatted == 0);
+    }
     out.tally.summarize(con, job, display);
     out.tally.passed(job.strict)
 }
@@ -291,7 +351,7 @@ fn schedule(common: &Common, lines: &mut Lines<'_>, sink: &mut (dyn FnMut(Event,
             let verify_batch =
                 |batch: Vec<Listed>, buf: &mut io::ReadBuf, out: &mut dyn sched::Deliver<Event>| {
                     let names: Vec<std::ffi::OsString> =
-                        batch.iter().map(|j| crate::os::bytes_os(&j.name)).collect();
+                        batch.iter().map(|j| crate::os::bytes_os(j.source())).collect();
                     let inputs: Vec<(&OsStr, Algorithm)> = names
                         .iter()
                         .zip(&batch)
@@ -428,6 +488,10 @@ struct Lines<'a> {
     old_quotes: bool,
     /// Standard output has failed: read no more lines.
     output_failed: &'a AtomicBool,
+    /// The checksum file could not be read to its end.
+    failed: bool,
+    /// `--audit`: the listed names, and the walk after the last line.
+    audit: Option<audit::Audit>,
 }
 
 /// The listed file an item is about, if any.
@@ -439,10 +503,23 @@ fn listed_in(item: &mut Item<Listed, Event>) -> Option<&mut Listed> {
 }
 
 impl Lines<'_> {
-    /// The next item, one line read ahead in mhash's dialect so that a
-    /// status line can name its algorithm when one file is listed with
-    /// several (`f: OK (SHA256)`); runs under the scheduler's lock.
+    /// The next item: the checksum file's, then (`--audit`) the walk's;
+    /// runs under the scheduler's lock.
     fn next_item(&mut self) -> Option<Item<Listed, Event>> {
+        if let Some(item) = self.next_line_item() {
+            return Some(item);
+        }
+        if self.failed || self.output_failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        let found = self.audit.as_mut()?.next_found()?;
+        Some(Item::Done(Event::Found(found)))
+    }
+
+    /// The next item of the checksum file, one line read ahead in mhash's
+    /// dialect so that a status line can name its algorithm when one file
+    /// is listed with several (`f: OK (SHA256)`).
+    fn next_line_item(&mut self) -> Option<Item<Listed, Event>> {
         if !self.lookahead {
             return self.read_item();
         }
@@ -485,6 +562,7 @@ impl Lines<'_> {
                 Ok((_, cut)) => cut,
                 Err(_) => {
                     self.done = true;
+                    self.failed = true;
                     return Some(Item::Done(Event::ReadError));
                 }
             };
@@ -560,8 +638,19 @@ impl Lines<'_> {
         let at = |msg: String| [&quote::quotef_compat(display, old_quotes)[..], msg.as_bytes()].concat();
         match parsed {
             Ok(p) => {
+                // --audit: read under DIR, shown as the walk spells it.
+                let (mut name, mut path) = (p.name, None);
+                if let Some(a) = self.audit.as_mut() {
+                    let shown = audit::normalize(&name);
+                    a.list(&shown);
+                    if !shown.is_empty() {
+                        name = shown;
+                    }
+                    path = Some(a.path_of(&name));
+                }
                 let listed = Listed {
-                    name: p.name,
+                    path,
+                    name,
                     algo: p.algo,
                     expected: p.digest,
                     line,
@@ -571,7 +660,7 @@ impl Lines<'_> {
                     annotate: false,
                     subject: self.subject,
                 };
-                if listed.name == b"-" {
+                if listed.source() == b"-" {
                     let buf = self.stdin_buf.get_or_insert_with(io::ReadBuf::default);
                     return Item::Done(verify(listed, buf, self.io));
                 }
@@ -602,6 +691,10 @@ struct Outcomes<'a> {
     /// Set once standard output has failed: the line reader stops (GNU
     /// fails at once on `... | cksum -c > /dev/full`, endless input too).
     output_failed: &'a AtomicBool,
+    /// `--audit`: files are counted by category, missing ones get no
+    /// diagnostic (they are a category, not an error).
+    audit: bool,
+    counts: AuditCounts,
 }
 
 impl Outcomes<'_> {
@@ -619,6 +712,17 @@ impl Outcomes<'_> {
                 con.error_msg(&msg);
             }
             _ if self.aborted => {}
+            Event::Found(found) => match found {
+                audit::Found::New(name) => {
+                    self.counts.add(Category::New);
+                    self.report.found(con, &name, Category::New, None);
+                }
+                audit::Found::Error(name, path, e) => {
+                    con.error_io(&path, &e);
+                    self.counts.add(Category::Unreadable);
+                    self.report.found(con, &name, Category::Unreadable, Some(&e));
+                }
+            },
             Event::Misformatted { msg, line } => {
                 self.tally.misformatted += 1;
                 if let Some(m) = msg {
@@ -635,6 +739,7 @@ impl Outcomes<'_> {
                     chosen,
                     annotate,
                     subject,
+                    path,
                     ..
                 } = listed;
                 if self.job.debug
@@ -656,7 +761,12 @@ impl Outcomes<'_> {
                 match result {
                     Err(e) if self.job.ignore_missing && e.kind() == std::io::ErrorKind::NotFound => {}
                     Err(e) => {
-                        con.error_io(&name, &e);
+                        if self.audit {
+                            self.counts.add(Category::of(&Verdict::Unreadable(&e)));
+                        }
+                        if !(self.audit && crate::report::is_missing(&e)) {
+                            con.error_io(path.as_deref().unwrap_or(&name), &e);
+                        }
                         self.tally.open_failures += 1;
                         self.report.verified(
                             con,
@@ -673,6 +783,9 @@ impl Outcomes<'_> {
                             self.tally.mismatched += 1;
                         }
                         let v = if ok { Verdict::Ok } else { Verdict::Mismatch };
+                        if self.audit {
+                            self.counts.add(Category::of(&v));
+                        }
                         self.report
                             .verified(con, at(line, chosen, annotate), &name, algo, v);
                     }

@@ -169,6 +169,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             json: false,
             debug: false,
             checksum_files: inputs,
+            audit: None,
         })
     } else {
         Job::Hash(HashJob {

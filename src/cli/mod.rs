@@ -79,6 +79,8 @@ struct Native {
     store: Option<StoreOpts>,
     /// One digest per directory for the whole tree (`--go-h1`, `--nar`).
     tree: Option<crate::config::TreeHash>,
+    /// `--audit DIR`, and the walk options that go with it.
+    audit: Option<crate::config::AuditDir>,
 }
 
 /// Reads `--go-h1`/`--go-prefix` and `--nar`/`--nar-format`.
@@ -268,7 +270,8 @@ impl Native {
         let recursive = m.get_flag("recursive");
         let include = strings("include");
         let exclude = strings("exclude");
-        if !recursive {
+        let audit_dir = m.get_one::<OsString>("audit").cloned();
+        if !recursive && audit_dir.is_none() {
             for (on, name) in [
                 (m.get_flag("follow"), "follow"),
                 (m.get_flag("one-file-system"), "one-file-system"),
@@ -282,16 +285,17 @@ impl Native {
                 }
             }
         }
-        let walk = if recursive {
-            Some(crate::walk::Walk {
-                follow: m.get_flag("follow"),
-                one_file_system: m.get_flag("one-file-system"),
-                include: crate::walk::Globs::new(&include).map_err(Error::usage)?,
-                exclude: crate::walk::Globs::new(&exclude).map_err(Error::usage)?,
-            })
-        } else {
-            None
+        let options = crate::walk::Walk {
+            follow: m.get_flag("follow"),
+            one_file_system: m.get_flag("one-file-system"),
+            include: crate::walk::Globs::new(&include).map_err(Error::usage)?,
+            exclude: crate::walk::Globs::new(&exclude).map_err(Error::usage)?,
         };
+        let audit = audit_dir.map(|dir| crate::config::AuditDir {
+            dir,
+            walk: options.clone(),
+        });
+        let walk = recursive.then_some(options);
         let files_from: Vec<OsString> = m
             .get_many::<OsString>("files-from")
             .map(|v| v.cloned().collect())
@@ -327,6 +331,7 @@ impl Native {
             install_links,
             store: StoreOpts::from_matches(m)?,
             tree: tree_from_matches(m)?,
+            audit,
         })
     }
 }
@@ -585,7 +590,7 @@ fn walk_options(cmd: Command) -> Command {
             "follow",
             "follow",
             Some('L'),
-            "with -r: follow symbolic links (loops are detected and reported)",
+            "with -r or --audit: follow symbolic links (loops are detected and reported)",
         )
         .help_heading("Walking directories and lists"),
     )
@@ -594,7 +599,7 @@ fn walk_options(cmd: Command) -> Command {
             .long("include")
             .value_name("GLOB")
             .action(ArgAction::Append)
-            .help("with -r: hash only files whose name (or relative path, if GLOB has '/') matches")
+            .help("with -r or --audit: only files whose name (or relative path, if GLOB has '/') matches")
             .help_heading("Walking directories and lists"),
     )
     .arg(
@@ -602,7 +607,7 @@ fn walk_options(cmd: Command) -> Command {
             .long("exclude")
             .value_name("GLOB")
             .action(ArgAction::Append)
-            .help("with -r: skip files and directories whose name (or relative path) matches")
+            .help("with -r or --audit: skip files and directories whose name (or relative path) matches")
             .help_heading("Walking directories and lists"),
     )
     .arg(
@@ -610,7 +615,7 @@ fn walk_options(cmd: Command) -> Command {
             "one-file-system",
             "one-file-system",
             None,
-            "with -r: stay on the file system of each DIR operand",
+            "with -r or --audit: stay on the file system of each DIR operand",
         )
         .help_heading("Walking directories and lists"),
     )
@@ -738,9 +743,22 @@ fn tree_options(cmd: Command) -> Command {
     )
 }
 
-/// `--json`, the progress bar, and `--install-links`.
+/// `--audit`, `--json`, the progress bar, and `--install-links`.
 fn output_options(cmd: Command) -> Command {
     cmd.arg(
+        Arg::new("audit")
+            .long("audit")
+            .value_name("DIR")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with -c: the checksum file's names are relative to DIR; also walk DIR and print \
+                 each file as '= NAME' matching, '* NAME' changed, '- NAME' missing, '+ NAME' new \
+                 (not listed), '! NAME' unreadable; a count per kind on stderr; exit 0 only when \
+                 nothing differs",
+            )
+            .help_heading("Auditing a tree"),
+    )
+    .arg(
         flag(
             "json",
             "json",

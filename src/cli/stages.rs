@@ -513,6 +513,26 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
             "the --recursive option is meaningful only when hashing",
         ));
     }
+    if let Some(crate::config::AuditDir { dir, .. }) = &native.audit {
+        if !t.check {
+            return Err(Error::usage(
+                "the --audit option is meaningful only when verifying checksums",
+            ));
+        }
+        if low.operands.len() != 1 || !native.files_from.is_empty() {
+            return Err(Error::usage(
+                "--audit takes exactly one checksum file (its names are relative to DIR)",
+            ));
+        }
+        if t.ignore_missing {
+            return Err(Error::usage(
+                "--ignore-missing and --audit are mutually exclusive (--audit reports missing files)",
+            ));
+        }
+        if dir.is_empty() {
+            return Err(Error::usage("--audit needs a directory, not an empty name"));
+        }
+    }
     if native.json && t.raw {
         return Err(Error::usage("--json and --raw are mutually exclusive"));
     }
@@ -630,7 +650,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
         Encoding::Hex
     };
     if t.check {
-        let job = check_job(&common, &t, algo, native.json, inputs);
+        let job = check_job(&common, &t, algo, (native.json, native.audit), inputs);
         return Config {
             common,
             job: Job::Check(job),
@@ -672,7 +692,13 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
 
 /// The check job: the algorithm (or family) the lines may use, and what
 /// the personality and GNU release make of them.
-fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: InputList) -> CheckJob {
+fn check_job(
+    common: &Common,
+    t: &Typed,
+    algo: Algorithm,
+    (json, audit): (bool, Option<crate::config::AuditDir>),
+    files: InputList,
+) -> CheckJob {
     let p = common.personality;
     let family = match t.choice {
         Some(AlgoChoice::Family(f)) if t.length.is_none() => f.members(),
@@ -711,6 +737,7 @@ fn check_job(common: &Common, t: &Typed, algo: Algorithm, json: bool, files: Inp
         json,
         debug: t.debug && p == Personality::Mhash,
         checksum_files: files,
+        audit: audit.map(Box::new),
     }
 }
 

@@ -218,6 +218,21 @@ pub struct CheckJob {
     pub debug: bool,
     /// The checksum files (`-` is standard input), no walk.
     pub checksum_files: InputList,
+    /// `--audit DIR` (native face): the one checksum file's names are
+    /// relative to DIR, and DIR is walked for files it does not list; each
+    /// file is reported as matching, changed, missing, new or unreadable
+    /// (see [`crate::check::audit`]).
+    pub audit: Option<Box<AuditDir>>,
+}
+
+/// `--audit DIR`: the tree to audit and how it is walked.
+#[derive(Clone, Debug)]
+pub struct AuditDir {
+    /// The directory the checksum file's names are relative to.
+    pub dir: OsString,
+    /// `--follow`, `--one-file-system`, `--include`, `--exclude`: which
+    /// unlisted files the walk reports (listed ones are always checked).
+    pub walk: crate::walk::Walk,
 }
 
 /// The GNU coreutils release whose behaviour is reproduced where releases

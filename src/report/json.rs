@@ -24,6 +24,15 @@
 //! {"path":"a\u{fffd}b","path_bytes":[97,255,98],"size":3,"algorithm":"md5","digest":"..."}
 //! ```
 //!
+//! `--audit` writes one object per file with its category (`matching`,
+//! `changed`, `missing`, `new`, `unreadable`) and symbol, then a summary:
+//!
+//! ```text
+//! {"path":"a b","category":"changed","symbol":"*","line":2,"algorithm":"sha256"}
+//! {"path":"extra","category":"new","symbol":"+"}
+//! {"summary":{"matching":1,"changed":1,"missing":0,"new":1,"unreadable":0},"differs":true}
+//! ```
+//!
 //! Fields that do not apply are left out rather than `null`.
 
 use super::{Console, LineAt, Verdict};
@@ -241,6 +250,115 @@ impl super::CheckReport for JsonCheck {
     fn misformatted(&mut self, con: &mut Console, at: LineAt<'_>) {
         let mut out = Vec::new();
         check_record(&mut out, at, None, Outcome::Malformed, None);
+        con.write_out(&out);
+    }
+}
+
+#[derive(Serialize)]
+struct AuditRecord<'a> {
+    path: std::borrow::Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_bytes: Option<&'a [u8]>,
+    category: &'static str,
+    symbol: char,
+    /// The checksum-file line of a listed file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    algorithm: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// Appends `--audit --json`'s record for the file `name` (relative to the
+/// audited directory) and a newline to `out`: its category, and for a
+/// listed file its line and algorithm; `error` for an unreadable one.
+pub fn audit_record(
+    out: &mut Vec<u8>,
+    name: &[u8],
+    cat: super::Category,
+    listed: Option<(u64, Algorithm)>,
+    error: Option<&std::io::Error>,
+) {
+    let Name { text, bytes } = Name::new(name);
+    let rec = AuditRecord {
+        path: text,
+        path_bytes: bytes,
+        category: cat.name(),
+        symbol: cat.symbol(),
+        line: listed.map(|(l, _)| l),
+        algorithm: listed.map(|(_, a)| a.name()),
+        error: error.map(crate::os::strerror),
+    };
+    write_line(out, &rec);
+}
+
+/// Appends `--audit --json`'s last record to `out`: the count of each
+/// category and whether the audit passed, as
+/// `{"summary":{"matching":N,"changed":N,"missing":N,"new":N,"unreadable":N},"differs":BOOL}`.
+pub fn audit_summary_record(out: &mut Vec<u8>, counts: &super::AuditCounts) {
+    #[derive(Serialize)]
+    struct Summary {
+        matching: u64,
+        changed: u64,
+        missing: u64,
+        new: u64,
+        unreadable: u64,
+    }
+    #[derive(Serialize)]
+    struct Rec {
+        summary: Summary,
+        differs: bool,
+    }
+    use super::Category as C;
+    let rec = Rec {
+        summary: Summary {
+            matching: counts.get(C::Matching),
+            changed: counts.get(C::Changed),
+            missing: counts.get(C::Missing),
+            new: counts.get(C::New),
+            unreadable: counts.get(C::Unreadable),
+        },
+        differs: counts.differs(),
+    };
+    write_line(out, &rec);
+}
+
+/// `--audit --json`: a record per file (`--quiet` leaves out the
+/// matching ones), then the summary record.
+pub(super) struct JsonAudit {
+    pub(super) quiet: bool,
+}
+
+impl super::CheckReport for JsonAudit {
+    fn verified(&mut self, con: &mut Console, at: LineAt<'_>, name: &[u8], algo: Algorithm, v: Verdict<'_>) {
+        let cat = super::Category::of(&v);
+        if self.quiet && cat == super::Category::Matching {
+            return;
+        }
+        let error = match v {
+            Verdict::Unreadable(e) if cat == super::Category::Unreadable => Some(e),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        audit_record(&mut out, name, cat, Some((at.line, algo)), error);
+        con.write_out(&out);
+    }
+    fn misformatted(&mut self, _: &mut Console, _: LineAt<'_>) {}
+    fn found(
+        &mut self,
+        con: &mut Console,
+        name: &[u8],
+        cat: super::Category,
+        error: Option<&std::io::Error>,
+    ) {
+        let mut out = Vec::new();
+        audit_record(&mut out, name, cat, None, error);
+        con.write_out(&out);
+    }
+    fn audit_summary(&mut self, con: &mut Console, counts: &super::AuditCounts) {
+        let mut out = Vec::new();
+        audit_summary_record(&mut out, counts);
         con.write_out(&out);
     }
 }

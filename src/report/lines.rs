@@ -153,6 +153,59 @@ impl super::HashReport for Lines {
     }
 }
 
+/// `--audit`'s lines, as rclone `check --combined` prints them: the
+/// category's symbol, a space, the name (relative to the audited
+/// directory, shown as check mode's status lines show names), one file a
+/// line on standard output; the counts on standard error at the end.
+pub(super) struct AuditLines {
+    /// `--quiet`: no `=` lines.
+    pub(super) quiet: bool,
+    pub(super) names: crate::config::StatusNames,
+}
+
+impl AuditLines {
+    fn line(&self, con: &mut super::Console, cat: super::Category, name: &[u8]) {
+        if self.quiet && cat == super::Category::Matching {
+            return;
+        }
+        let mut out = Vec::with_capacity(name.len() + 3);
+        out.push(cat.symbol() as u8);
+        out.push(b' ');
+        out.extend_from_slice(&super::status_name(self.names, name));
+        out.push(b'\n');
+        con.write_out(&out);
+    }
+}
+
+impl super::CheckReport for AuditLines {
+    fn verified(
+        &mut self,
+        con: &mut super::Console,
+        _: super::LineAt<'_>,
+        name: &[u8],
+        _: Algorithm,
+        v: super::Verdict<'_>,
+    ) {
+        self.line(con, super::Category::of(&v), name);
+    }
+    fn misformatted(&mut self, _: &mut super::Console, _: super::LineAt<'_>) {}
+    fn found(
+        &mut self,
+        con: &mut super::Console,
+        name: &[u8],
+        cat: super::Category,
+        _: Option<&std::io::Error>,
+    ) {
+        self.line(con, cat, name);
+    }
+    fn audit_summary(&mut self, con: &mut super::Console, counts: &super::AuditCounts) {
+        for cat in super::Category::ALL {
+            let msg = format!("audit: {} {} ({})", counts.get(cat), cat.name(), cat.symbol());
+            con.error_msg(msg.as_bytes());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -335,14 +335,125 @@ pub trait CheckReport: Send {
     fn verified(&mut self, con: &mut Console, at: LineAt<'_>, name: &[u8], algo: Algorithm, v: Verdict<'_>);
     /// An improperly formatted line.
     fn misformatted(&mut self, con: &mut Console, at: LineAt<'_>);
+    /// `--audit`: the walk found `name` (relative to the audited
+    /// directory), not listed ([`Category::New`]), or could not go on
+    /// there ([`Category::Unreadable`] with the error). Only the audit
+    /// reporters print anything.
+    fn found(&mut self, _con: &mut Console, _name: &[u8], _cat: Category, _error: Option<&std::io::Error>) {}
+    /// `--audit`: the counts of each category, once, at the end.
+    fn audit_summary(&mut self, _con: &mut Console, _counts: &AuditCounts) {}
+}
+
+/// What `--audit` found for one file (rclone `check --combined`'s five
+/// kinds, with its symbols).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Category {
+    /// Listed, and its digest matched (`=`).
+    Matching,
+    /// Listed, and its digest differed (`*`).
+    Changed,
+    /// Listed, and not there (`-`): no such file, or a directory on its
+    /// path is not one.
+    Missing,
+    /// Under the directory, regular, and not listed (`+`).
+    New,
+    /// Listed but could not be read, or a part of the tree could not be
+    /// walked (`!`).
+    Unreadable,
+}
+
+impl Category {
+    /// Every category, in the summary's order.
+    pub const ALL: [Category; 5] = [
+        Category::Matching,
+        Category::Changed,
+        Category::Missing,
+        Category::New,
+        Category::Unreadable,
+    ];
+
+    /// The symbol that begins its line (`=`, `*`, `-`, `+`, `!`).
+    pub fn symbol(self) -> char {
+        match self {
+            Category::Matching => '=',
+            Category::Changed => '*',
+            Category::Missing => '-',
+            Category::New => '+',
+            Category::Unreadable => '!',
+        }
+    }
+
+    /// Its name in JSON records and in the summary.
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Matching => "matching",
+            Category::Changed => "changed",
+            Category::Missing => "missing",
+            Category::New => "new",
+            Category::Unreadable => "unreadable",
+        }
+    }
+
+    /// The category of a listed file's verdict.
+    pub fn of(v: &Verdict<'_>) -> Category {
+        match v {
+            Verdict::Ok => Category::Matching,
+            Verdict::Mismatch => Category::Changed,
+            Verdict::Unreadable(e) if is_missing(e) => Category::Missing,
+            Verdict::Unreadable(_) => Category::Unreadable,
+        }
+    }
+}
+
+/// True for an error that means the file is not there: `ENOENT`, or
+/// `ENOTDIR` (a directory on its path is now a file).
+pub fn is_missing(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+    )
+}
+
+/// How many files `--audit` put in each [`Category`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AuditCounts {
+    counts: [u64; 5],
+}
+
+impl AuditCounts {
+    /// Counts one more file of `cat`.
+    pub fn add(&mut self, cat: Category) {
+        self.counts[cat as usize] += 1;
+    }
+
+    /// The files counted in `cat`.
+    pub fn get(&self, cat: Category) -> u64 {
+        self.counts[cat as usize]
+    }
+
+    /// True when something differs: any file changed, missing, new or
+    /// unreadable (the audit then fails).
+    pub fn differs(&self) -> bool {
+        Category::ALL
+            .iter()
+            .any(|&c| c != Category::Matching && self.get(c) != 0)
+    }
 }
 
 /// The reporter for check mode: nothing with `--status`, JSON records
-/// with `--json`, else GNU's status lines.
+/// with `--json`, else GNU's status lines; with `--audit`, the audit's
+/// lines or records instead.
 pub fn check_report(job: &CheckJob) -> Box<dyn CheckReport> {
     let quiet = job.verbosity == Verbosity::Quiet;
     if job.verbosity == Verbosity::Status {
         Box::new(Silent)
+    } else if job.audit.is_some() && job.json {
+        Box::new(json::JsonAudit { quiet })
+    } else if job.audit.is_some() {
+        Box::new(lines::AuditLines {
+            quiet,
+            names: job.names,
+        })
     } else if job.json {
         Box::new(json::JsonCheck { quiet })
     } else {
@@ -389,7 +500,7 @@ impl CheckReport for StatusLines {
 }
 
 /// How a name is shown in a status line, per GNU release.
-fn status_name(names: StatusNames, name: &[u8]) -> Vec<u8> {
+pub(crate) fn status_name(names: StatusNames, name: &[u8]) -> Vec<u8> {
     let escape_it = match names {
         StatusNames::EscapeNewline => name.contains(&b'\n'),
         StatusNames::Escape => escape::needs_escape(name),
@@ -417,4 +528,29 @@ pub(crate) fn digest_text(digest: &[u8], encoding: Encoding) -> String {
     };
     encode_digest(&mut v, digest, enc);
     String::from_utf8(v).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn audit_categories_and_counts() {
+        let gone = std::io::Error::from_raw_os_error(libc::ENOENT);
+        let notdir = std::io::Error::from_raw_os_error(libc::ENOTDIR);
+        let isdir = std::io::Error::from_raw_os_error(libc::EISDIR);
+        assert_eq!(Category::of(&Verdict::Ok), Category::Matching);
+        assert_eq!(Category::of(&Verdict::Mismatch), Category::Changed);
+        assert_eq!(Category::of(&Verdict::Unreadable(&gone)), Category::Missing);
+        assert_eq!(Category::of(&Verdict::Unreadable(&notdir)), Category::Missing);
+        assert_eq!(Category::of(&Verdict::Unreadable(&isdir)), Category::Unreadable);
+        let symbols: String = Category::ALL.iter().map(|c| c.symbol()).collect();
+        assert_eq!(symbols, "=*-+!");
+        let mut n = AuditCounts::default();
+        n.add(Category::Matching);
+        assert!(!n.differs());
+        n.add(Category::New);
+        assert!(n.differs());
+        assert_eq!((n.get(Category::Matching), n.get(Category::New)), (1, 1));
+    }
 }
