@@ -288,7 +288,7 @@ fn a_restricts_tagged_lines_to_that_algorithm() {
 fn glibc_tunables_turn_crc_acceleration_off_and_debug_says_so() {
     let d = abc_dir();
     let p = d.path();
-    // POSIX cksum of "abc": 1219131554 (GNU coreutils 9.1, ../shared/vectors/crc).
+    // POSIX cksum of "abc": 1219131554 (GNU coreutils 9.1, tests/data/vectors/crc).
     let off = "glibc.cpu.hwcaps=-AVX512F,-AVX2,-AVX,-PCLMULQDQ";
     let out = named_by_path(p, "cksum")
         .env("GLIBC_TUNABLES", off)
@@ -364,7 +364,7 @@ fn aarch64_backends_follow_the_cpu_features() {
         .args(["--debug", "abc"])
         .output()
         .unwrap();
-    // POSIX cksum of "abc": 1219131554 (../shared/vectors/crc).
+    // POSIX cksum of "abc": 1219131554 (tests/data/vectors/crc).
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1219131554 3 abc\n");
     // GNU 9.11 names the program without its directory in error()
     // messages, --debug's included (recorded in tests/data/gnu-9.11).
