@@ -8,8 +8,8 @@ use std::ffi::OsString;
 /// The variables, as set (`None` when unset).
 #[derive(Clone, Debug, Default)]
 pub struct Env {
-    /// `MHASH_GNU_COMPAT`: the GNU release to reproduce (`9.1`, `9.4`,
-    /// `9.11`; default the newest).
+    /// `MHASH_GNU_COMPAT`: the GNU release to reproduce (`8.32`, `9.1`,
+    /// `9.4`, `9.11`; default the newest).
     pub gnu_compat: Option<String>,
     /// `MHASH_JOBS`: the default worker count (`-j`).
     pub jobs: Option<String>,

@@ -21,8 +21,8 @@ fn real_main(args: Vec<OsString>) -> i32 {
         ),
         Err(e) => {
             let prog = mhash::text::lossless(&argv0);
-            let compat =
-                mhash::config::GnuCompat::from_value(env.gnu_compat.as_deref()).unwrap_or_else(|(c, _)| c);
+            let compat = mhash::config::GnuCompat::from_value(env.gnu_compat.as_deref())
+                .unwrap_or(mhash::config::GnuCompat::V9_11);
             cli::report_error(&e, &prog, &cli::message_prog(p, &prog, compat))
         }
     }

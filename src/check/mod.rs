@@ -273,7 +273,7 @@ fn check_file_with(
         prep: native.then(formats::Prepare::new),
         checkfile: &name,
         subject: false,
-        old_quotes: common.compat == crate::config::GnuCompat::V9_1,
+        old_quotes: common.compat <= crate::config::GnuCompat::V9_1,
         output_failed: &output_failed,
         failed: false,
         audit,
@@ -577,7 +577,8 @@ impl Lines<'_> {
             if l.last() == Some(&b'\n') {
                 l = &l[..l.len() - 1];
             }
-            if l.last() == Some(&b'\r') {
+            // GNU 8.32 keeps a CR before the LF (part of the name).
+            if l.last() == Some(&b'\r') && !self.job.lines_8_32 {
                 l = &l[..l.len() - 1];
             }
             let mut subject_line = None;
@@ -622,10 +623,15 @@ impl Lines<'_> {
                 }
             }
             let l = subject_line.as_deref().unwrap_or(l);
-            if l.is_empty() {
+            // GNU 8.32 counts an empty line improperly formatted.
+            if l.is_empty() && !self.job.lines_8_32 {
                 continue;
             }
-            let parsed = self.parser.parse(l);
+            let parsed = if l.is_empty() {
+                Err(LineError::Malformed)
+            } else {
+                self.parser.parse(l)
+            };
             return Some(self.item(parsed));
         }
     }
@@ -670,7 +676,11 @@ impl Lines<'_> {
                 msg: (self.job.verbosity == Verbosity::Warn).then(|| {
                     at(format!(
                         ": {line}: improperly formatted {}checksum line",
-                        rules::digest_type_string(self.job, self.parser.last_tag)
+                        if self.job.lines_8_32 {
+                            rules::type_string_8_32(self.job)
+                        } else {
+                            rules::digest_type_string(self.job, self.parser.last_tag)
+                        }
                     ))
                 }),
                 line,

@@ -137,6 +137,8 @@ pub struct Expect {
     /// is read as base64 only, so `cksum -a blake2b -l 16 --untagged`'s
     /// own hex line is improperly formatted for `cksum -c`.
     pub base64_first: bool,
+    /// GNU 8.32's `filename_unescape`: `\r` is no escape.
+    pub lines_8_32: bool,
 }
 
 /// Per-checksum-file parser state.
@@ -245,12 +247,12 @@ fn c_str(b: &[u8]) -> &[u8] {
 
 /// A file name from a line: cut at NUL; unescaped when the line began with
 /// `\` (then a NUL inside, or a bad escape, rejects the line).
-fn c_name(raw: &[u8], escaped: bool) -> Result<Vec<u8>, LineError> {
+fn c_name(raw: &[u8], escaped: bool, cr: bool) -> Result<Vec<u8>, LineError> {
     if escaped {
         if raw.contains(&0) {
             return Err(LineError::Malformed);
         }
-        escape::unescape(raw).ok_or(LineError::Malformed)
+        escape::unescape_cr(raw, cr).ok_or(LineError::Malformed)
     } else {
         Ok(c_str(raw).to_vec())
     }
@@ -517,7 +519,7 @@ impl Parser {
         escaped: bool,
     ) -> Result<CheckLine, LineError> {
         let close = s.iter().rposition(|&b| b == b')').ok_or(LineError::Malformed)?;
-        let name = c_name(&s[..close], escaped)?;
+        let name = c_name(&s[..close], escaped, !self.expect.lines_8_32)?;
         let mut i = close + 1;
         while i < s.len() && is_white(s[i]) {
             i += 1;
@@ -575,7 +577,7 @@ impl Parser {
             if matches!(rest.get(i), Some(b' ' | b'*')) {
                 i += 1;
             }
-            let name = c_name(&rest[i..], escaped)?;
+            let name = c_name(&rest[i..], escaped, !self.expect.lines_8_32)?;
             return Ok(CheckLine {
                 algo,
                 digest,
@@ -679,7 +681,7 @@ impl Parser {
             self.bsd_reversed = 0;
             i += 1;
         }
-        let name = c_name(&rest[i..], escaped)?;
+        let name = c_name(&rest[i..], escaped, !self.expect.lines_8_32)?;
         Ok(CheckLine {
             algo,
             digest,
@@ -708,6 +710,7 @@ mod tests {
                 length_needs_digit: true,
                 lines_9_11: false,
                 base64_first: false,
+                lines_8_32: false,
             },
             false,
         )
@@ -767,6 +770,7 @@ mod tests {
                 length_needs_digit: true,
                 lines_9_11: false,
                 base64_first: false,
+                lines_8_32: false,
             },
             false,
         )
@@ -838,6 +842,7 @@ mod tests {
                 length_needs_digit: true,
                 lines_9_11: false,
                 base64_first: false,
+                lines_8_32: false,
             },
             false,
         );

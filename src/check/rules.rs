@@ -114,6 +114,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             length_needs_digit: job.gnu_level >= crate::algo::GnuSince::V9_4,
             lines_9_11: job.lines_9_11,
             base64_first: false,
+            lines_8_32: job.lines_8_32,
         };
     }
     let native = job.dialect == Dialect::Native;
@@ -139,6 +140,17 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         length_needs_digit: job.gnu_level >= crate::algo::GnuSince::V9_4,
         lines_9_11: job.lines_9_11,
         base64_first: job.base64 && job.dialect == Dialect::Cksum,
+        lines_8_32: job.lines_8_32,
+    }
+}
+
+/// GNU 8.32's `DIGEST_TYPE_STRING` with a blank after it (`MD5 `,
+/// `SHA256 `, `BLAKE2 `), as "no properly formatted MD5 checksum lines
+/// found" and "improperly formatted MD5 checksum line" name it.
+pub fn type_string_8_32(job: &CheckJob) -> String {
+    match job.algo {
+        Some(a) if a.kind == AlgoKind::Blake2b => "BLAKE2 ".to_string(),
+        _ => digest_type_string(job, None),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The counts of one checksum file, its verdict, and GNU's summary of it
 //! on standard error (coreutils digest.c `digest_check`).
 
+use super::rules;
 use crate::config::{CheckJob, Verbosity};
 use crate::report::Console;
 
@@ -39,7 +40,16 @@ impl Tally {
         let shown = con.quotef(display);
         let named = |what: &[u8]| [&shown[..], what].concat();
         if !self.properly_formatted {
-            con.error_msg(&named(b": no properly formatted checksum lines found"));
+            // GNU 8.32 names the algorithm: "no properly formatted MD5
+            // checksum lines found".
+            let kind = if job.lines_8_32 {
+                rules::type_string_8_32(job)
+            } else {
+                String::new()
+            };
+            con.error_msg(&named(
+                format!(": no properly formatted {kind}checksum lines found").as_bytes(),
+            ));
             return;
         }
         if job.verbosity == Verbosity::Status {

@@ -158,6 +158,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             gnu_level: common.compat.algorithms(),
             lines_9_11: common.compat >= GnuCompat::V9_11,
             base64: common.compat >= GnuCompat::V9_4,
+            lines_8_32: false,
             names: super::stages::status_names(common.compat),
             verbosity: if m.get_flag("quiet") {
                 Verbosity::Quiet
@@ -182,6 +183,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
                 },
                 binary: false,
                 zero: false,
+                escape_cr: true,
                 encoding: if raw { Encoding::Raw } else { Encoding::Hex },
                 legacy_name: files_given,
                 no_names: raw || m.get_flag("no-names"),

@@ -49,6 +49,10 @@ pub fn long_options(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
     if p == Personality::Sum {
         return vec!["sysv", "help", "version"];
     }
+    // GNU 8.32's cksum is the CRC alone: parse_gnu_standard_options_only.
+    if p == Personality::Cksum && compat.is_8_32() {
+        return vec!["help", "version"];
+    }
     let mut v = Vec::new();
     if p.takes_length() {
         v.push("length");
@@ -85,7 +89,10 @@ fn takes_arg(long: &str) -> bool {
 }
 
 /// The long name of a short option letter, if the personality has it.
-fn short_option(p: Personality, c: char) -> Option<&'static str> {
+fn short_option(p: Personality, compat: GnuCompat, c: char) -> Option<&'static str> {
+    if p == Personality::Cksum && compat.is_8_32() {
+        return None;
+    }
     if p == Personality::Sum {
         // GNU sum's "rs": `-r` (the BSD sum) has no long name.
         return match c {
@@ -204,7 +211,7 @@ pub fn scan<E: From<GetoptError>>(
             while k < chars.len() {
                 let c = chars[k];
                 k += 1;
-                let Some(long) = short_option(p, c) else {
+                let Some(long) = short_option(p, compat, c) else {
                     // glibc's getopt reads bytes: it reports the first byte
                     // of a multibyte character, raw.
                     let c = super::first_byte_char(c);

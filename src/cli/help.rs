@@ -7,6 +7,9 @@ use crate::config::{GnuCompat, Personality};
 /// What `--help` prints under a GNU name; `prog` is `argv[0]` as invoked
 /// (GNU prints `program_name` in the Usage line).
 pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
+    if compat.is_8_32() {
+        return help_8_32(p, prog);
+    }
     let text = if p == Personality::Sum {
         sum_help(prog)
     } else {
@@ -187,6 +190,99 @@ fn help_9_1_layout(p: Personality, prog: &str, compat: GnuCompat) -> String {
          Full documentation <https://www.gnu.org/software/coreutils/{name}>\n\
          or available locally via: info '(coreutils) {info}'\n"
     ));
+    s
+}
+
+/// GNU 8.32's `--help`: `md5sum.c`'s usage for the single-algorithm tools
+/// (b2sum as "BLAKE2"), `cksum.c`'s (CRC only, no options) and `sum.c`'s.
+fn help_8_32(p: Personality, prog: &str) -> String {
+    let name = p.name();
+    let info = match p {
+        Personality::Sha224sum | Personality::Sha256sum | Personality::Sha384sum | Personality::Sha512sum => {
+            "sha2 utilities".to_string()
+        }
+        _ => format!("{name} invocation"),
+    };
+    let footer = format!(
+        "\nGNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n\
+         Report any translation bugs to <https://translationproject.org/team/>\n\
+         Full documentation <https://www.gnu.org/software/coreutils/{name}>\n\
+         or available locally via: info '(coreutils) {info}'\n"
+    );
+    let help_version = "      --help     display this help and exit\n\
+                        \x20     --version  output version information and exit\n";
+    let mut s = String::new();
+    match p {
+        Personality::Cksum => {
+            s.push_str(&format!(
+                "Usage: {prog} [FILE]...\n  or:  {prog} [OPTION]\n\
+                 Print CRC checksum and byte counts of each FILE.\n\n"
+            ));
+            s.push_str(help_version);
+        }
+        Personality::Sum => {
+            s.push_str(&format!(
+                "Usage: {prog} [OPTION]... [FILE]...\n\
+                 Print checksum and block counts for each FILE.\n\
+                 \n\
+                 With no FILE, or when FILE is -, read standard input.\n\
+                 \n\
+                 \x20 -r              use BSD sum algorithm, use 1K blocks\n\
+                 \x20 -s, --sysv      use System V sum algorithm, use 512 bytes blocks\n"
+            ));
+            s.push_str(help_version);
+        }
+        _ => {
+            let (tag, bits, rfc) = match p {
+                Personality::Md5sum => ("MD5", 128, "RFC 1321"),
+                Personality::Sha1sum => ("SHA1", 160, "FIPS-180-1"),
+                Personality::Sha224sum => ("SHA224", 224, "RFC 3874"),
+                Personality::Sha256sum => ("SHA256", 256, "FIPS-180-2"),
+                Personality::Sha384sum => ("SHA384", 384, "FIPS-180-2"),
+                Personality::Sha512sum => ("SHA512", 512, "FIPS-180-2"),
+                _ => ("BLAKE2", 512, "RFC 7693"),
+            };
+            s.push_str(&format!(
+                "Usage: {prog} [OPTION]... [FILE]...\n\
+                 Print or check {tag} ({bits}-bit) checksums.\n\
+                 \n\
+                 With no FILE, or when FILE is -, read standard input.\n\
+                 \n\
+                 \x20 -b, --binary         read in binary mode\n\
+                 \x20 -c, --check          read {tag} sums from the FILEs and check them\n"
+            ));
+            if p == Personality::B2sum {
+                s.push_str(
+                    "  -l, --length         digest length in bits; must not exceed the maximum for\n\
+                     \x20                      the blake2 algorithm and must be a multiple of 8\n",
+                );
+            }
+            s.push_str(
+                "      --tag            create a BSD-style checksum\n\
+                 \x20 -t, --text           read in text mode (default)\n\
+                 \x20 -z, --zero           end each output line with NUL, not newline,\n\
+                 \x20                      and disable file name escaping\n\
+                 \n\
+                 The following five options are useful only when verifying checksums:\n\
+                 \x20     --ignore-missing  don't fail or report status for missing files\n\
+                 \x20     --quiet          don't print OK for each successfully verified file\n\
+                 \x20     --status         don't output anything, status code shows success\n\
+                 \x20     --strict         exit non-zero for improperly formatted checksum lines\n\
+                 \x20 -w, --warn           warn about improperly formatted checksum lines\n\
+                 \n",
+            );
+            s.push_str(help_version);
+            s.push_str(&format!(
+                "\nThe sums are computed as described in {rfc}.  When checking, the input\n\
+                 should be a former output of this program.  The default mode is to print a\n\
+                 line with checksum, a space, a character indicating input mode ('*' for binary,\n\
+                 ' ' for text or where binary is insignificant), and name for each FILE.\n\
+                 \n\
+                 Note: There is no difference between binary mode and text mode on GNU systems.\n"
+            ));
+        }
+    }
+    s.push_str(&footer);
     s
 }
 

@@ -26,7 +26,6 @@ use crate::error::Error;
 use crate::text::lossless;
 use getopt::Opt;
 use std::ffi::OsString;
-use std::io::Write as _;
 
 use super::getopt;
 
@@ -36,14 +35,11 @@ use super::getopt;
 /// # Errors
 /// [`Error::Usage`] with GNU's wording for every invalid command line.
 pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, Error> {
-    let compat = match GnuCompat::from_value(env.gnu_compat.as_deref()) {
-        Ok(c) => c,
-        Err((c, warning)) => {
-            // Not eprintln!: it panics when standard error cannot be written.
-            let _ = writeln!(std::io::stderr(), "{warning}");
-            c
-        }
-    };
+    let compat = GnuCompat::from_value(env.gnu_compat.as_deref()).map_err(|m| Error::Usage {
+        msg: None,
+        detail: Some(m),
+        try_help: false,
+    })?;
     let prog = args
         .first()
         .map(|a| lossless(a))
@@ -88,7 +84,7 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
             job: Job::Print(text),
         });
     }
-    let old = compat == GnuCompat::V9_1 && p.is_gnu();
+    let old = compat <= GnuCompat::V9_1 && p.is_gnu();
     let typed = replay(p, &low.opts, p.is_gnu() && !old);
     let algo = resolve_algorithm(p, old, &typed)?;
     post_checks(p, old, &typed, algo, &low)?;
@@ -116,7 +112,7 @@ struct LowArgs {
 /// checks GNU makes as it reads each option.
 fn lower(common: &Common, env: &Env, args: &[OsString]) -> Result<LowArgs, Error> {
     let (p, compat) = (common.personality, common.compat);
-    let old = compat == GnuCompat::V9_1 && p.is_gnu();
+    let old = compat <= GnuCompat::V9_1 && p.is_gnu();
     let mut print: Option<String> = None;
     let mut immediate = |o: &Opt| -> Result<bool, Error> {
         match o {
@@ -632,6 +628,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
         };
     }
     let files_given = !low.operands.is_empty() || !native.files_from.is_empty();
+    let several = low.operands.len() > 1;
     let mut files = low.operands;
     if files.is_empty() && native.files_from.is_empty() {
         files.push(OsString::from("-"));
@@ -673,8 +670,14 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
             style: if tagged { Style::Tagged } else { Style::Untagged },
             binary: t.binary == Some(true),
             zero: t.zero,
+            escape_cr: !(common.compat.is_8_32() && p.is_gnu()),
             encoding,
-            legacy_name: files_given,
+            // GNU 8.32's BSD `sum` names a file only when there are several.
+            legacy_name: if common.compat.is_8_32() && p == Personality::Sum && algo.kind == AlgoKind::Bsd {
+                several
+            } else {
+                files_given
+            },
             no_names: false,
             legacy_base64: p == Personality::Mhash,
         },
@@ -730,6 +733,7 @@ fn check_job(
         base64: (common.compat >= GnuCompat::V9_4
             && !(dialect(p) == Dialect::Single && common.compat >= GnuCompat::V9_11))
             || p == Personality::Mhash,
+        lines_8_32: common.compat.is_8_32() && p.is_gnu(),
         names: status_names(common.compat),
         verbosity: t.verbosity,
         strict: t.strict,
@@ -753,6 +757,7 @@ pub(super) fn dialect(p: Personality) -> Dialect {
 /// How a GNU release shows names in check-mode status lines.
 pub(super) fn status_names(compat: GnuCompat) -> StatusNames {
     match compat {
+        GnuCompat::V8_32 => StatusNames::EscapeNewlineOnly,
         GnuCompat::V9_1 => StatusNames::EscapeNewline,
         GnuCompat::V9_4 => StatusNames::Escape,
         GnuCompat::V9_11 => StatusNames::ShellQuote,

@@ -169,6 +169,8 @@ pub enum StatusNames {
     EscapeNewline,
     /// GNU 9.4-9.10: escaped when it holds `\`, LF or CR.
     Escape,
+    /// GNU 8.32: escaped (`\\` and `\n` only) when it holds LF.
+    EscapeNewlineOnly,
     /// GNU 9.11: shell-quoted where needed (`quotef`).
     ShellQuote,
 }
@@ -203,6 +205,11 @@ pub struct CheckJob {
     pub lines_9_11: bool,
     /// Base64 digests are read (GNU 9.4+, and mhash).
     pub base64: bool,
+    /// GNU 8.32's `md5sum.c` check loop: an empty line is improperly
+    /// formatted (9.1+ skip it), a CR before the LF stays part of the name,
+    /// `\r` is no escape, and "no properly formatted MD5 checksum lines
+    /// found" names the algorithm.
+    pub lines_8_32: bool,
     /// How names are shown in status lines.
     pub names: StatusNames,
     /// How much is printed.
@@ -236,9 +243,16 @@ pub struct AuditDir {
 }
 
 /// The GNU coreutils release whose behaviour is reproduced where releases
-/// differ; set by `MHASH_GNU_COMPAT` (`9.1`, `9.4`), default the newest.
+/// differ; set by `MHASH_GNU_COMPAT` (`8.32`, `9.1`, `9.4`), default the
+/// newest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum GnuCompat {
+    /// GNU 8.32 (Ubuntu 22.04, Debian 11, RHEL 9): `cksum` is the POSIX CRC
+    /// only (no `-a`), the check loop and messages of `md5sum.c` (the
+    /// algorithm named in "no properly formatted MD5 checksum lines found",
+    /// an empty line improperly formatted), single-file `sum` without the
+    /// name; otherwise as 9.1.
+    V8_32,
     /// GNU 9.1-9.3: check status lines escape a name only when it holds LF;
     /// option rules and messages of 9.1.
     V9_1,
@@ -248,32 +262,39 @@ pub enum GnuCompat {
     V9_11,
 }
 
+/// The `MHASH_GNU_COMPAT` values mhash knows, for the error naming them.
+pub const GNU_COMPAT_SUPPORTED: &str = "8.32, 9.1 to 9.11";
+
 impl GnuCompat {
-    /// Reads a `MHASH_GNU_COMPAT` value: `9.1`/`9.2`/`9.3` → V9_1,
-    /// `9.4`..`9.10` → V9_4, `9.11` (or unset, or empty) → V9_11.
+    /// Reads a `MHASH_GNU_COMPAT` value: `8.32` → V8_32, `9.1`/`9.2`/`9.3`
+    /// → V9_1, `9.4`..`9.10` → V9_4, `9.11` (or unset, or empty) → V9_11.
     ///
     /// # Errors
-    /// Any other value: `Err` with the warning to print (once per run, by
-    /// [`crate::env::Env`]'s reader) and 9.11 to use.
-    pub fn from_value(v: Option<&str>) -> Result<GnuCompat, (GnuCompat, String)> {
+    /// Any other value: `Err` with the one-line message to print (the run
+    /// then fails with exit status 1: a release mhash does not know is not
+    /// silently replaced by another).
+    pub fn from_value(v: Option<&str>) -> Result<GnuCompat, String> {
         match v.unwrap_or_default() {
+            "8.32" => Ok(GnuCompat::V8_32),
             "9.1" | "9.2" | "9.3" => Ok(GnuCompat::V9_1),
             "9.4" | "9.5" | "9.6" | "9.7" | "9.8" | "9.9" | "9.10" => Ok(GnuCompat::V9_4),
             "" | "9.11" => Ok(GnuCompat::V9_11),
-            other => Err((
-                GnuCompat::V9_11,
-                format!(
-                    "mhash: warning: MHASH_GNU_COMPAT={other:?} names no GNU release mhash knows \
-                     (9.1 to 9.11); using 9.11"
-                ),
+            other => Err(format!(
+                "mhash: MHASH_GNU_COMPAT={other:?} is not supported (supported: {GNU_COMPAT_SUPPORTED})"
             )),
         }
+    }
+
+    /// True for the releases before 9.1's rework (8.32): `md5sum.c`,
+    /// `cksum.c` and `sum.c` as separate programs.
+    pub fn is_8_32(self) -> bool {
+        self == GnuCompat::V8_32
     }
 
     /// The GNU release line whose algorithms this level has (9.1's cksum
     /// has neither crc32b nor SHA-3).
     pub fn algorithms(self) -> crate::algo::GnuSince {
-        if self == GnuCompat::V9_1 {
+        if self <= GnuCompat::V9_1 {
             crate::algo::GnuSince::V9_1
         } else {
             crate::algo::GnuSince::V9_4
@@ -283,6 +304,7 @@ impl GnuCompat {
     /// The release this compat level names, for `--version`.
     pub fn release(self) -> &'static str {
         match self {
+            GnuCompat::V8_32 => "8.32",
             GnuCompat::V9_1 => "9.1",
             GnuCompat::V9_4 => "9.4",
             GnuCompat::V9_11 => "9.11",
@@ -333,6 +355,8 @@ pub struct Format {
     pub binary: bool,
     /// End records with NUL instead of LF and do not escape names (`-z`).
     pub zero: bool,
+    /// A CR in a name is escaped (`\r`); GNU 8.32 escapes only `\` and LF.
+    pub escape_cr: bool,
     /// Digest encoding.
     pub encoding: Encoding,
     /// Legacy (CRC/sum) lines carry the name only when files were named on

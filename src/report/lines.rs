@@ -67,13 +67,13 @@ pub fn format_record(
         out.push(delim);
         return;
     }
-    let escape = !fmt.zero && escape::needs_escape(name);
+    let escape = !fmt.zero && escape::needs_escape_cr(name, fmt.escape_cr);
     if escape {
         out.push(b'\\');
     }
     let push_name = |out: &mut Vec<u8>| {
         if escape {
-            escape::escape_into(out, name);
+            escape::escape_into_cr(out, name, fmt.escape_cr);
         } else {
             out.extend_from_slice(name);
         }
@@ -215,6 +215,7 @@ mod tests {
             style,
             binary: false,
             zero: false,
+            escape_cr: true,
             encoding: Encoding::Hex,
             legacy_name: true,
             no_names: false,

@@ -160,7 +160,7 @@ impl Console {
 
     /// `name` quoted as the GNU release's `quotef` does.
     pub fn quotef(&self, name: &[u8]) -> Vec<u8> {
-        quote::quotef_compat(name, self.compat == GnuCompat::V9_1)
+        quote::quotef_compat(name, self.compat <= GnuCompat::V9_1)
     }
 
     /// Prints `PROG: NAME: STRERROR` on standard error, the name quoted as
@@ -187,7 +187,7 @@ impl Console {
         // GNU 9.1 lost errno unless the final fclose itself failed with it
         // (a closed stdout: EBADF); 9.11 too where it did not flush each
         // line itself.
-        let lost = self.compat == GnuCompat::V9_1 || !self.flushes_per_line;
+        let lost = self.compat <= GnuCompat::V9_1 || !self.flushes_per_line;
         let msg = if lost && e.raw_os_error() != Some(libc::EBADF) {
             "write error".to_string()
         } else {
@@ -502,13 +502,13 @@ impl CheckReport for StatusLines {
 /// How a name is shown in a status line, per GNU release.
 pub(crate) fn status_name(names: StatusNames, name: &[u8]) -> Vec<u8> {
     let escape_it = match names {
-        StatusNames::EscapeNewline => name.contains(&b'\n'),
+        StatusNames::EscapeNewline | StatusNames::EscapeNewlineOnly => name.contains(&b'\n'),
         StatusNames::Escape => escape::needs_escape(name),
         StatusNames::ShellQuote => return quote::quotef(name),
     };
     if escape_it {
         let mut out = vec![b'\\'];
-        escape::escape_into(&mut out, name);
+        escape::escape_into_cr(&mut out, name, names != StatusNames::EscapeNewlineOnly);
         out
     } else {
         name.to_vec()

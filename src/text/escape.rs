@@ -7,13 +7,25 @@ pub fn needs_escape(name: &[u8]) -> bool {
     name.iter().any(|&b| b == b'\\' || b == b'\n' || b == b'\r')
 }
 
+/// [`needs_escape`], or with `cr` false GNU 8.32's rule: only `\` and LF
+/// are escaped (a CR is written as it is).
+pub fn needs_escape_cr(name: &[u8], cr: bool) -> bool {
+    name.iter()
+        .any(|&b| b == b'\\' || b == b'\n' || (cr && b == b'\r'))
+}
+
 /// Writes `name` with `\`, LF and CR escaped (no leading backslash).
 pub fn escape_into(out: &mut Vec<u8>, name: &[u8]) {
+    escape_into_cr(out, name, true);
+}
+
+/// [`escape_into`]; with `cr` false a CR is written as it is (GNU 8.32).
+pub fn escape_into_cr(out: &mut Vec<u8>, name: &[u8], cr: bool) {
     for &b in name {
         match b {
             b'\\' => out.extend_from_slice(b"\\\\"),
             b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\r' if cr => out.extend_from_slice(b"\\r"),
             _ => out.push(b),
         }
     }
@@ -23,6 +35,11 @@ pub fn escape_into(out: &mut Vec<u8>, name: &[u8]) {
 /// backslash sequence (or a trailing `\`) makes the name invalid (`None`),
 /// as GNU's `filename_unescape` rejects it.
 pub fn unescape(name: &[u8]) -> Option<Vec<u8>> {
+    unescape_cr(name, true)
+}
+
+/// [`unescape`]; with `cr` false `\r` is no escape (GNU 8.32).
+pub fn unescape_cr(name: &[u8], cr: bool) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(name.len());
     let mut it = name.iter();
     while let Some(&b) = it.next() {
@@ -33,7 +50,7 @@ pub fn unescape(name: &[u8]) -> Option<Vec<u8>> {
         match it.next() {
             Some(b'\\') => out.push(b'\\'),
             Some(b'n') => out.push(b'\n'),
-            Some(b'r') => out.push(b'\r'),
+            Some(b'r') if cr => out.push(b'\r'),
             _ => return None,
         }
     }
