@@ -50,6 +50,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
             length_needs_digit: true,
             lines_9_11: false,
             base64_first: false,
+            lines_8_32: false,
         };
     }
     let b2 = a.kind == AlgoKind::Blake2b;
@@ -64,6 +65,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
         length_needs_digit: true,
         lines_9_11: false,
         base64_first: false,
+        lines_8_32: false,
     }
 }
 
@@ -118,6 +120,7 @@ proptest! {
             style: if tagged { Style::Tagged } else { Style::Untagged },
             binary,
             zero: false,
+            escape_cr: true,
             encoding: if b64 { Encoding::Base64 } else { Encoding::Hex },
             legacy_name: true,
             no_names: false,

@@ -627,8 +627,24 @@ impl Lines<'_> {
             if l.is_empty() && !self.job.lines_8_32 {
                 continue;
             }
+            let b2_832;
             let parsed = if l.is_empty() {
                 Err(LineError::Malformed)
+            } else if self.job.lines_8_32
+                && self.job.dialect == crate::config::Dialect::Single
+                && self
+                    .job
+                    .algo
+                    .is_some_and(|a| a.kind == crate::algo::AlgoKind::Blake2b)
+            {
+                match rules::b2sum_tag_8_32(l) {
+                    Ok(Some(v)) => {
+                        b2_832 = v;
+                        self.parser.parse(&b2_832)
+                    }
+                    Ok(None) => self.parser.parse(l),
+                    Err(e) => Err(e),
+                }
             } else {
                 self.parser.parse(l)
             };

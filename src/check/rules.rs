@@ -144,6 +144,40 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
     }
 }
 
+/// GNU 8.32's b2sum reading of a tag: after `BLAKE2` the word runs to a
+/// blank, `-` or `(`, and must be what `argmatch` takes for `BLAKE2b`
+/// (`BLAKE2` or `BLAKE2b`); the character ending it is then overwritten
+/// (a `(` kept). Returns the line with the tag spelled `BLAKE2b` for the
+/// 9.1 reading (which overwrites the character after the tag) to go on
+/// with, `None` for a line without the tag.
+///
+/// # Errors
+/// [`LineError::Malformed`] for another word (`BLAKE2bx`, `BLAKE2s`).
+pub fn b2sum_tag_8_32(l: &[u8]) -> Result<Option<Vec<u8>>, super::parse::LineError> {
+    let mut i = l.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    if l.get(i) == Some(&b'\\') {
+        i += 1;
+    }
+    if !l[i..].starts_with(b"BLAKE2") {
+        return Ok(None);
+    }
+    let start = i;
+    let end = start
+        + l[start..]
+            .iter()
+            .take_while(|&&b| b != 0 && b != b' ' && b != b'\t' && b != b'-' && b != b'(')
+            .count();
+    let word = &l[start..end];
+    if word != b"BLAKE2" && word != b"BLAKE2b" {
+        return Err(super::parse::LineError::Malformed);
+    }
+    let mut v = Vec::with_capacity(l.len() + 1);
+    v.extend_from_slice(&l[..start]);
+    v.extend_from_slice(b"BLAKE2b");
+    v.extend_from_slice(&l[end..]);
+    Ok(Some(v))
+}
+
 /// GNU 8.32's `DIGEST_TYPE_STRING` with a blank after it (`MD5 `,
 /// `SHA256 `, `BLAKE2 `), as "no properly formatted MD5 checksum lines
 /// found" and "improperly formatted MD5 checksum line" name it.

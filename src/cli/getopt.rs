@@ -57,6 +57,24 @@ pub fn long_options(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
     if p.takes_length() {
         v.push("length");
     }
+    // GNU 8.32's md5sum.c table (b2sum, md5sum, sha*sum).
+    if compat.is_8_32() && p.is_gnu() {
+        v.extend([
+            "binary",
+            "check",
+            "ignore-missing",
+            "quiet",
+            "status",
+            "text",
+            "warn",
+            "strict",
+            "tag",
+            "zero",
+            "help",
+            "version",
+        ]);
+        return v;
+    }
     v.extend([
         "check",
         "ignore-missing",

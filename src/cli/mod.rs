@@ -966,11 +966,12 @@ fn check_length_syntax(v: &str, old: bool) -> Result<(), Error> {
 }
 
 /// GNU's two-line diagnostic for a BLAKE2b length over 512 bits.
-fn too_long(v: &str) -> Error {
+/// `name` is `BLAKE2b` (`blake2b` in GNU 8.32).
+fn too_long(v: &str, name: &str) -> Error {
     Error::fatal(format!(
         "invalid length: {}\nmaximum digest length for {} is 512 bits",
         lq(v),
-        lq("BLAKE2b")
+        lq(name)
     ))
 }
 

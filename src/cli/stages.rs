@@ -86,7 +86,9 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
     }
     let old = compat <= GnuCompat::V9_1 && p.is_gnu();
     let typed = replay(p, &low.opts, p.is_gnu() && !old);
-    let algo = resolve_algorithm(p, old, &typed)?;
+    // GNU 8.32's b2sum names the algorithm by its `-a` spelling.
+    let b2_name = if compat.is_8_32() { "blake2b" } else { "BLAKE2b" };
+    let algo = resolve_algorithm(p, old, b2_name, &typed)?;
     post_checks(p, old, &typed, algo, &low)?;
     let store = resolve_store(&typed, algo, &low)?;
     Ok(build(common, low, typed, algo, store))
@@ -317,7 +319,7 @@ fn default_choice(p: Personality) -> AlgoChoice {
 
 /// Stage 3: the algorithm and its length, with GNU's checks of `-l`
 /// (`old`: GNU 9.1's order and messages).
-fn resolve_algorithm(p: Personality, old: bool, t: &Typed) -> Result<Algorithm, Error> {
+fn resolve_algorithm(p: Personality, old: bool, b2_name: &str, t: &Typed) -> Result<Algorithm, Error> {
     let choice = t.choice.unwrap_or_else(|| default_choice(p));
     let len_bits = t.length.as_ref().map_or(0, |(n, _)| *n);
     let len_str = t.length.as_ref().map(|(_, s)| s.as_str()).unwrap_or_default();
@@ -329,7 +331,7 @@ fn resolve_algorithm(p: Personality, old: bool, t: &Typed) -> Result<Algorithm, 
             ));
         }
         if len_bits > 512 {
-            return Err(too_long(len_str));
+            return Err(too_long(len_str, b2_name));
         }
         return Ok(match choice {
             AlgoChoice::Kind(AlgoKind::Blake2b) => {
@@ -372,7 +374,7 @@ fn resolve_algorithm(p: Personality, old: bool, t: &Typed) -> Result<Algorithm, 
                 ));
             }
             if len_bits > 512 {
-                return Err(too_long(len_str));
+                return Err(too_long(len_str, b2_name));
             }
             if !len_bits.is_multiple_of(8) {
                 return Err(not_multiple_of_8(len_str));

@@ -38,6 +38,9 @@ pub struct Console {
     /// The run flushes standard output as GNU does after each checksum
     /// line, so a write error keeps its errno (see [`Console::finish`]).
     flushes_per_line: bool,
+    /// GNU 8.32's `cksum`: a failed checksum line dies at once with
+    /// "-: write error: REASON" (then `close_stdout`'s message).
+    dies_on_write_error: bool,
     /// A write to standard error failed (nothing more can be said about
     /// it; the run still fails, see [`Console::finish`]).
     err_failed: bool,
@@ -80,6 +83,7 @@ impl Console {
             write_error: None,
             progress: None,
             flushes_per_line: true,
+            dies_on_write_error: false,
             err_failed: false,
         }
     }
@@ -91,6 +95,12 @@ impl Console {
     /// after 9.11).
     pub fn set_flushes_per_line(&mut self, yes: bool) {
         self.flushes_per_line = yes;
+    }
+
+    /// Says that a failed write of a record first prints GNU 8.32
+    /// cksum's `-: write error: REASON` (its `die` after each line).
+    pub fn set_dies_on_write_error(&mut self, yes: bool) {
+        self.dies_on_write_error = yes;
     }
 
     /// Shows a progress bar from now on (`None`: no longer).
@@ -187,6 +197,10 @@ impl Console {
         // GNU 9.1 lost errno unless the final fclose itself failed with it
         // (a closed stdout: EBADF); 9.11 too where it did not flush each
         // line itself.
+        if self.dies_on_write_error {
+            let first = format!("-: write error: {}", crate::os::strerror(&e));
+            self.error_msg(first.as_bytes());
+        }
         let lost = self.compat <= GnuCompat::V9_1 || !self.flushes_per_line;
         let msg = if lost && e.raw_os_error() != Some(libc::EBADF) {
             "write error".to_string()
