@@ -152,7 +152,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
 /// with, `None` for a line without the tag.
 ///
 /// # Errors
-/// [`LineError::Malformed`] for another word (`BLAKE2bx`, `BLAKE2s`).
+/// [`super::parse::LineError::Malformed`] for another word (`BLAKE2bx`, `BLAKE2s`).
 pub fn b2sum_tag_8_32(l: &[u8]) -> Result<Option<Vec<u8>>, super::parse::LineError> {
     let mut i = l.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
     if l.get(i) == Some(&b'\\') {
