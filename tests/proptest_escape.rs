@@ -50,6 +50,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
             length_needs_digit: true,
             lines_9_11: false,
             base64_first: false,
+            sha2_switch: false,
         };
     }
     let b2 = a.kind == AlgoKind::Blake2b;
@@ -64,6 +65,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
         length_needs_digit: true,
         lines_9_11: false,
         base64_first: false,
+        sha2_switch: false,
     }
 }
 
