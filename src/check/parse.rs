@@ -719,7 +719,6 @@ mod tests {
                 lines_9_11: false,
                 base64_first: false,
                 sha2_switch: false,
-                sha2_switch: false,
             },
             false,
         )
@@ -779,7 +778,6 @@ mod tests {
                 length_needs_digit: true,
                 lines_9_11: false,
                 base64_first: false,
-                sha2_switch: false,
                 sha2_switch: false,
             },
             false,
@@ -852,7 +850,6 @@ mod tests {
                 length_needs_digit: true,
                 lines_9_11: false,
                 base64_first: false,
-                sha2_switch: false,
                 sha2_switch: false,
             },
             false,
