@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Cross-build mhash for aarch64-unknown-linux-gnu and run the whole test
-# suite under qemu-user on an emulated CPU with the ARMv8 crypto
+# Cross-build mhash for aarch64-unknown-linux-gnu and run the test suite
+# (less the architecture-independent heavy tests, see below) under
+# qemu-user on an emulated CPU with the ARMv8 crypto
 # extensions (QEMU_CPU=max: SHA1/SHA2/SHA512/SHA3, PMULL, CRC32), then the
 # digest tests again with the portable code forced (MHASH_BACKEND=portable;
 # qemu 7.2 has no aarch64 CPU model without the crypto extensions).
@@ -175,8 +176,18 @@ emulated_tests() { # emulated_tests [TEST FILTER...]
 
 # Both runs happen whatever the first gives; the script fails at the end.
 failed=
+# The suite less the tests whose code paths do not depend on the
+# architecture and that cost most under emulation (thousands of process
+# starts, GiB of data): the comparisons with the host's GNU 9.1 and the
+# property tests drawing command lines, fault injection (strace of qemu),
+# the reliability, audit, tree-digest and everyday-CLI tests. They run on
+# the host in full; here the kernels, CPU detection, lanes, parallel I/O,
+# the GNU 9.11 fixture replay and the published checksum files run on the
+# aarch64 binary (the full suite took 890 s in CI at 3f79d12, 72 min of CI
+# in all on a loaded machine at 5e7a856).
 echo "== aarch64: tests on the emulated CPU with the crypto extensions (QEMU_CPU=max)"
-emulated_tests || failed+=" crypto-extensions"
+emulated_tests --skip gnu_compat:: --skip proptest_ --skip faults:: --skip reliability:: \
+  --skip audit:: --skip trees:: --skip everyday:: || failed+=" crypto-extensions"
 
 # The portable run is limited to the tests that compute digests (known
 # answers, every length in every lane, backend agreement, the CPU-feature

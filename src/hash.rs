@@ -60,11 +60,12 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
     }
     let algos = &job.algos[..];
     let algo = algos[0];
-    if job.debug && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b) {
-        for l in crc_debug_lines(common.compat, algo.kind) {
-            con.error_msg(l.as_bytes());
-        }
-    }
+    // GNU cksum's --debug report of its CRC code comes when the first
+    // opened file is summed (crc_sum_stream's one-time choice), after an
+    // earlier operand's error; crc32b's on every file (crc32b_sum_stream).
+    let mut crc_debug = (job.debug && matches!(algo.kind, AlgoKind::Crc | AlgoKind::Crc32b))
+        .then(|| crc_debug_lines(common.compat, algo.kind));
+    let crc_debug_each = algo.kind == AlgoKind::Crc32b;
     let per_file_debug = job.debug && common.personality == Personality::Mhash;
     let files = &job.inputs.files;
     // -r and --files-from may yield any number of inputs.
@@ -139,6 +140,16 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
     let mut ok = true;
     let emit = |(name, r): Res, more: bool| {
         let name = crate::os::os_bytes(&name);
+        if let Some(lines) = &crc_debug
+            && opened(&r)
+        {
+            for l in lines {
+                con.error_msg(l.as_bytes());
+            }
+            if !crc_debug_each {
+                crc_debug = None;
+            }
+        }
         ok &= match (&job.store, r) {
             (Some(store), Ok(d)) if d.store.is_some() => {
                 if let Some(sd) = &d.store {
@@ -309,12 +320,38 @@ fn emit_one(
     }
 }
 
+/// True when an input got as far as being read: hashed, or failed after
+/// its open (GNU opens a directory and fails on its read, EISDIR).
+fn opened(r: &std::io::Result<Digested>) -> bool {
+    match r {
+        Ok(_) => true,
+        Err(e) => !matches!(
+            e.raw_os_error(),
+            Some(
+                libc::ENOENT
+                    | libc::EACCES
+                    | libc::EPERM
+                    | libc::ENOTDIR
+                    | libc::ELOOP
+                    | libc::ENAMETOOLONG
+                    | libc::ENXIO
+                    | libc::EMFILE
+                    | libc::ENFILE
+            )
+        ),
+    }
+}
+
 /// GNU cksum `--debug`'s report of the CRC implementation, printed once
 /// before the first CRC is computed: for `crc`, each probe GNU makes
 /// (avx512, avx2, pclmul; vmull on ARM); for `crc32b`, the pclmul line only.
 fn crc_debug_lines(compat: GnuCompat, kind: AlgoKind) -> Vec<&'static str> {
     let pclmul = Feature::Pclmul.enabled() && Feature::Avx.enabled();
     if kind == AlgoKind::Crc32b {
+        // GNU probes pclmul for crc32b on x86-64 only (GL_CRC_X86_64_PCLMUL).
+        if !cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+            return Vec::new();
+        }
         return vec![if pclmul {
             "using pclmul hardware support"
         } else {

@@ -375,3 +375,35 @@ fn aarch64_backends_follow_the_cpu_features() {
     };
     assert_eq!(String::from_utf8_lossy(&out.stderr), want);
 }
+
+/// GNU 9.11's `cksum --debug -a crc32b` probes pclmul for every file it
+/// sums (crc32b_sum_stream), after an earlier operand's error, and not for
+/// a file it cannot open. Recorded from GNU 9.11 (built from v9.11) on
+/// x86-64: `GLIBC_TUNABLES=glibc.cpu.hwcaps=-PCLMULQDQ cksum --debug -a
+/// crc32b nosuch abc . abc` (the tunable makes the line the same on every
+/// x86-64 CPU). ARM builds of GNU print nothing for crc32b.
+#[test]
+fn crc32b_debug_line_comes_for_every_file_summed() {
+    let d = abc_dir();
+    let out = util::named(d.path(), "cksum")
+        .env("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-PCLMULQDQ")
+        .args(["--debug", "-a", "crc32b", "nosuch", "abc", ".", "abc"])
+        .output()
+        .unwrap();
+    // zlib's CRC-32 of "abc": 0x352441c2 = 891568578 (tests/data/vectors/crc).
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "891568578 3 abc\n891568578 3 abc\n"
+    );
+    let want = if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+        "cksum: nosuch: No such file or directory\n\
+         cksum: pclmul support not detected\n\
+         cksum: pclmul support not detected\n\
+         cksum: .: Is a directory\n\
+         cksum: pclmul support not detected\n"
+    } else {
+        "cksum: nosuch: No such file or directory\ncksum: .: Is a directory\n"
+    };
+    assert_eq!(String::from_utf8_lossy(&out.stderr), want);
+    assert_eq!(out.status.code(), Some(1));
+}

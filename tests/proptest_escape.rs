@@ -51,6 +51,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
             lines_9_11: false,
             base64_first: false,
             lines_8_32: false,
+            sha2_switch: false,
         };
     }
     let b2 = a.kind == AlgoKind::Blake2b;
@@ -66,6 +67,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
         lines_9_11: false,
         base64_first: false,
         lines_8_32: false,
+        sha2_switch: false,
     }
 }
 

@@ -23,7 +23,14 @@ mod detect {
             F::Avx2Bmi2 => avx2_bmi2::get(),
             F::Avx => avx::get(),
             F::Sse41 => sse41::get(),
-            F::Avx2Vpclmul => vpclmul_avx2::get(),
+            // cpufeatures 0.3 requires the AVX-512 (zmm) state for
+            // VPCLMULQDQ; GNU's cpu_supports ("vpclmulqdq") and std's
+            // detection check its CPUID bit with AVX's: Zen 3 has it
+            // without AVX-512.
+            F::Avx2Vpclmul => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("vpclmulqdq")
+            }
             F::Avx512Vpclmul => vpclmul_avx512::get(),
             F::Avx512Vl => avx512vl::get(),
             _ => false,
@@ -35,7 +42,6 @@ mod detect {
     cpufeatures::new!(avx2_bmi2, "avx2", "bmi1", "bmi2");
     cpufeatures::new!(avx, "avx");
     cpufeatures::new!(sse41, "sse4.1");
-    cpufeatures::new!(vpclmul_avx2, "avx2", "vpclmulqdq");
     cpufeatures::new!(vpclmul_avx512, "avx512f", "avx512bw", "vpclmulqdq");
     cpufeatures::new!(avx512vl, "avx2", "avx512f", "avx512vl");
 }

@@ -45,6 +45,9 @@ pub struct Session {
     /// later checksum file, in 9.1 as in 9.11. The native face resets it
     /// per file.
     pub bsd_reversed: i8,
+    /// The algorithm a tag switched `-a sha2` to, for the rest of the run
+    /// (see `parse::Expect::sha2_switch`).
+    pub sha2_switched: Option<crate::algo::AlgoKind>,
 }
 
 impl Default for Session {
@@ -52,6 +55,7 @@ impl Default for Session {
         Session {
             last_tag: None,
             bsd_reversed: -1,
+            sha2_switched: None,
         }
     }
 }
@@ -249,6 +253,9 @@ fn check_file_with(
     };
     let mut parser = Parser::new(rules::expectations(job, &name), is_stdin);
     parser.last_tag = session.last_tag;
+    if let Some(k) = session.sha2_switched {
+        parser.switch_to(k);
+    }
     if rules::untagged_from_file_name(job, &name) {
         parser.untagged_by = Chosen::FileName;
     }
@@ -291,6 +298,7 @@ fn check_file_with(
     };
     let lost = schedule(common, &mut lines, &mut |ev, more| out.emit(con, ev, more));
     session.last_tag = lines.parser.last_tag;
+    session.sha2_switched = lines.parser.switched;
     if run_wide {
         session.bsd_reversed = lines.parser.bsd_reversed;
     }

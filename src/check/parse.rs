@@ -139,6 +139,12 @@ pub struct Expect {
     pub base64_first: bool,
     /// GNU 8.32's `filename_unescape`: `\r` is no escape.
     pub lines_8_32: bool,
+    /// GNU cksum 9.11's `-a sha2`: the first `SHA224`/`SHA256`/`SHA384`/
+    /// `SHA512` tag read switches the run's algorithm to that one for good
+    /// (src/cksum.c split_3: `cksum_algorithm = algo_tag`): later lines may
+    /// carry only its tag, untagged lines are of it, and "improperly
+    /// formatted" names it. `SHA2-N` tags do not switch.
+    pub sha2_switch: bool,
 }
 
 /// Per-checksum-file parser state.
@@ -161,10 +167,8 @@ pub struct Parser {
     pub preferred: std::sync::Arc<Preferred>,
     /// [`candidates`] per digest length, as computed for this file.
     cands: Vec<(usize, Vec<Algorithm>)>,
-    /// Under `-a sha2`/`-a sha3` (several tags, inference by length): the
-    /// algorithm of the first tagged line, which GNU 9.11 then uses for
-    /// untagged lines.
-    fixed_by_tag: Option<Algorithm>,
+    /// The algorithm a tag switched `-a sha2` to ([`Expect::sha2_switch`]).
+    pub switched: Option<AlgoKind>,
 }
 
 /// The fixed-length algorithms whose tag may carry a shorter length
@@ -305,7 +309,7 @@ impl Parser {
             untagged_by: Chosen::Given,
             preferred: Default::default(),
             cands: Vec::new(),
-            fixed_by_tag: None,
+            switched: None,
         }
     }
 
@@ -345,6 +349,7 @@ impl Parser {
         // length in C syntax), bare `SHA2 (f)`/`SHA3 (f)` for 512 bits.
         if self.expect.tag_rule != TagRule::Strict
             && self.expect.length_needs_digit
+            && self.switched.is_none()
             && let Some(r) = self.family_tag(s, i, escaped)
         {
             return r;
@@ -378,6 +383,15 @@ impl Parser {
             }
             let prev_tag = self.last_tag;
             self.last_tag = Some(tag);
+            if self.expect.sha2_switch
+                && self.switched.is_none()
+                && matches!(
+                    kind,
+                    AlgoKind::Sha224 | AlgoKind::Sha256 | AlgoKind::Sha384 | AlgoKind::Sha512
+                )
+            {
+                self.switch_to(kind);
+            }
             let mut algo = Algorithm::new(kind);
             // The digest's length in bytes: the algorithm's, or a shorter
             // one a fixed-length tag names (below).
@@ -433,28 +447,27 @@ impl Parser {
                 // tag (`SHA15nZWgkw2wfwzCylrK3Ql7BI=  f` under `-a sha1`),
                 // GNU 9.11 reads it as an untagged line.
                 if self.expect.untagged.is_some() && next != Some(b'-') {
-                    self.last_tag = prev_tag;
+                    // (A tag that switched `-a sha2` stays switched, as in GNU.)
+                    if self.switched.is_none() {
+                        self.last_tag = prev_tag;
+                    }
                     return self.untagged(s, i, escaped);
                 }
                 return Err(LineError::Malformed);
             }
-            let line = self.bsd_split(&s[j + 1..], algo, digest_len, escaped);
-            self.fix_by_tag(&line);
-            return line;
+            return self.bsd_split(&s[j + 1..], algo, digest_len, escaped);
         }
         self.untagged(s, i, escaped)
     }
 
-    /// Records the first tagged line's algorithm under `-a sha2`/`-a sha3`.
-    fn fix_by_tag(&mut self, line: &Result<CheckLine, LineError>) {
-        if let Ok(l) = line
-            && self.fixed_by_tag.is_none()
-            && self.expect.infer_by_length
-            && self.expect.tag_rule == TagRule::AnyChar
-            && self.expect.length_needs_digit
-        {
-            self.fixed_by_tag = Some(l.algo);
-        }
+    /// Switches `-a sha2` to `kind` for the rest of the run
+    /// ([`Expect::sha2_switch`]).
+    pub fn switch_to(&mut self, kind: AlgoKind) {
+        self.switched = Some(kind);
+        self.expect.tag_kinds = vec![kind];
+        self.expect.untagged = Some(Algorithm::new(kind));
+        self.expect.infer_by_length = false;
+        self.last_tag = kind.tag();
     }
 
     /// A `SHA2`/`SHA3` family tag at `s[i..]`, if the line has one whose
@@ -501,10 +514,10 @@ impl Parser {
             if s.get(j) != Some(&b'(') {
                 return Some(Err(LineError::Malformed));
             }
-            self.last_tag = kind.tag();
-            let line = self.bsd_split(&s[j + 1..], Algorithm::new(kind), None, escaped);
-            self.fix_by_tag(&line);
-            return Some(line);
+            // GNU's global algorithm becomes the family (`SHA3`), as its
+            // "improperly formatted SHA3 checksum line" then says.
+            self.last_tag = Some(if fam == b"SHA2" { "SHA2" } else { "SHA3" });
+            return Some(self.bsd_split(&s[j + 1..], Algorithm::new(kind), None, escaped));
         }
         None
     }
@@ -620,9 +633,6 @@ impl Parser {
                 }
             }
             Some(a) => a,
-            None if self.fixed_by_tag.is_some() => {
-                self.fixed_by_tag.unwrap_or(Algorithm::new(AlgoKind::Sha256))
-            }
             None if self.expect.infer_by_length => {
                 let len = if hex_run == tok_len && hex_run % 2 == 0 {
                     hex_run / 2
@@ -711,6 +721,7 @@ mod tests {
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
+                sha2_switch: false,
             },
             false,
         )
@@ -771,6 +782,7 @@ mod tests {
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
+                sha2_switch: false,
             },
             false,
         )
@@ -843,6 +855,7 @@ mod tests {
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
+                sha2_switch: false,
             },
             false,
         );

@@ -115,6 +115,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             lines_9_11: job.lines_9_11,
             base64_first: false,
             lines_8_32: job.lines_8_32,
+            sha2_switch: false,
         };
     }
     let native = job.dialect == Dialect::Native;
@@ -141,6 +142,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         lines_9_11: job.lines_9_11,
         base64_first: job.base64 && job.dialect == Dialect::Cksum,
         lines_8_32: job.lines_8_32,
+        sha2_switch: job.dialect == Dialect::Cksum && job.family_name == Some("SHA2"),
     }
 }
 
@@ -202,7 +204,8 @@ pub fn digest_type_string(job: &CheckJob, last_tag: Option<&str>) -> String {
     if job.dialect == Dialect::Cksum
         && let Some(n) = job.family_name
     {
-        return format!("{n} ");
+        // A tag switches `-a sha2` (SHA256) or names the family (SHA2-256).
+        return format!("{} ", last_tag.unwrap_or(n));
     }
     match job.algo {
         Some(a) if a.kind == AlgoKind::Blake2b => "BLAKE2b ".to_string(),
