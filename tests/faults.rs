@@ -13,66 +13,30 @@
 
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
-
-use tempfile::TempDir;
 
 use crate::util::{self, emulator, skip};
 
 const TOOLS: &[&str] = &["md5sum", "sha256sum", "sha512sum", "cksum", "b2sum", "mhash"];
 
-/// A scratch directory: `gnu/` and `mh/` hold the tool names (GNU's, and
-/// mhash's symlinks), `w/` is the working directory.
-struct Env {
-    _td: TempDir,
-    gnu: PathBuf,
-    mh: PathBuf,
-    work: PathBuf,
+/// A scratch directory ([`util::Scratch`]) with `a` ("abc").
+struct Env(util::Scratch);
+
+impl std::ops::Deref for Env {
+    type Target = util::Scratch;
+    fn deref(&self) -> &util::Scratch {
+        &self.0
+    }
 }
 
 fn env() -> Env {
-    let td = tempfile::tempdir().expect("tempdir");
-    let gnu = td.path().join("gnu");
-    let mh = td.path().join("mh");
-    let work = td.path().join("w");
-    for d in [&gnu, &mh, &work] {
-        fs::create_dir(d).unwrap();
-    }
-    for t in TOOLS {
-        util::mhash_link(&mh, t);
-        if util::gnu_path(t).exists() {
-            util::gnu_link(&gnu, t);
-        }
-    }
-    fs::write(work.join("a"), b"abc").unwrap();
-    Env {
-        _td: td,
-        gnu,
-        mh,
-        work,
-    }
+    let s = util::Scratch::new(TOOLS);
+    s.w("a", b"abc");
+    Env(s)
 }
 
 impl Env {
-    fn w(&self, name: &str, data: &[u8]) -> PathBuf {
-        let p = self.work.join(name);
-        if let Some(d) = p.parent() {
-            fs::create_dir_all(d).unwrap();
-        }
-        fs::write(&p, data).unwrap();
-        p
-    }
-
-    /// `bash -c CMD` in the working directory, `bindir` first on PATH,
-    /// 9.1 mode.
-    fn sh(&self, bindir: &Path, cmd: &str) -> Output {
-        util::bash(&self.work, Some(bindir), cmd)
-            .env("MHASH_GNU_COMPAT", "9.1")
-            .output()
-            .expect("run bash")
-    }
-
     /// `cmd` with mhash and, where installed, with GNU 9.1: the same
     /// stdout, stderr and status required. Returns mhash's.
     #[track_caller]

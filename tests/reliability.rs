@@ -21,14 +21,13 @@ use std::fs;
 use std::io::{Read, Write};
 use std::os::unix::fs::symlink;
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use mhash::algo::{AlgoKind, Algorithm};
 use mhash::io::{ReadBuf, feed};
 use mhash::os::strerror;
-use tempfile::TempDir;
 
 use crate::util::{self, MHASH, emulator};
 
@@ -43,56 +42,26 @@ fn gnu_available(what: &str) -> bool {
     util::gnu_available(&format!("reliability::{what} (compared with expected text only)"))
 }
 
-/// A scratch directory with `gnu/` and `mh/` holding the tool names as
-/// symlinks, and `w/` (the working directory) holding `a` ("hello\n") and
-/// `e` (empty).
-struct Env {
-    _td: TempDir,
-    gnu: PathBuf,
-    mh: PathBuf,
-    work: PathBuf,
+/// A scratch directory ([`util::Scratch`]) whose working directory holds
+/// `a` ("hello\n") and `e` (empty).
+struct Env(util::Scratch);
+
+impl std::ops::Deref for Env {
+    type Target = util::Scratch;
+    fn deref(&self) -> &util::Scratch {
+        &self.0
+    }
 }
 
 fn env() -> Env {
-    let td = tempfile::tempdir().expect("tempdir");
-    let gnu = td.path().join("gnu");
-    let mh = td.path().join("mh");
-    let work = td.path().join("w");
-    for d in [&gnu, &mh, &work] {
-        fs::create_dir(d).unwrap();
-    }
-    for t in TOOLS.iter().chain(["mhash"].iter()) {
-        util::mhash_link(&mh, t);
-        if util::gnu_path(t).exists() {
-            util::gnu_link(&gnu, t);
-        }
-    }
-    fs::write(work.join("a"), b"hello\n").unwrap();
-    fs::write(work.join("e"), b"").unwrap();
-    Env {
-        _td: td,
-        gnu,
-        mh,
-        work,
-    }
+    let tools: Vec<&str> = TOOLS.iter().copied().chain(["mhash"]).collect();
+    let s = util::Scratch::new(&tools);
+    s.w("a", b"hello\n");
+    s.w("e", b"");
+    Env(s)
 }
 
 impl Env {
-    fn w(&self, name: &str, data: &[u8]) -> PathBuf {
-        let p = self.work.join(name);
-        fs::write(&p, data).unwrap();
-        p
-    }
-
-    /// `bash -c CMD` in the working directory with `bindir` first on PATH
-    /// (9.1 mode).
-    fn sh(&self, bindir: &Path, cmd: &str) -> Output {
-        util::bash(&self.work, Some(bindir), cmd)
-            .env("MHASH_GNU_COMPAT", "9.1")
-            .output()
-            .expect("run bash")
-    }
-
     /// Runs `cmd` with mhash (9.1 mode) and, where available, with GNU 9.1,
     /// and requires identical stdout, stderr and status. Returns mhash's.
     fn same(&self, cmd: &str) -> Output {

@@ -393,3 +393,58 @@ pub fn bytes_diff(left: &[u8], right: &[u8], what: fmt::Arguments<'_>) -> String
         escaped_from(right, at),
     )
 }
+
+/// A scratch directory for comparing mhash with GNU 9.1: `gnu/` and `mh/`
+/// hold `tools` under their names (GNU's where installed, mhash's
+/// symlinks), `work` (`w/`) is the working directory.
+pub struct Scratch {
+    _td: tempfile::TempDir,
+    pub gnu: PathBuf,
+    pub mh: PathBuf,
+    pub work: PathBuf,
+}
+
+impl Scratch {
+    /// The three directories, with `tools` linked into `gnu/` and `mh/`.
+    pub fn new(tools: &[&str]) -> Scratch {
+        let td = tempfile::tempdir().expect("tempdir");
+        let gnu = td.path().join("gnu");
+        let mh = td.path().join("mh");
+        let work = td.path().join("w");
+        for d in [&gnu, &mh, &work] {
+            std::fs::create_dir(d).unwrap();
+        }
+        for t in tools {
+            mhash_link(&mh, t);
+            if gnu_path(t).exists() {
+                gnu_link(&gnu, t);
+            }
+        }
+        Scratch {
+            _td: td,
+            gnu,
+            mh,
+            work,
+        }
+    }
+
+    /// Writes `data` to `name` under the working directory (and the
+    /// directories it names).
+    pub fn w(&self, name: &str, data: &[u8]) -> PathBuf {
+        let p = self.work.join(name);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(&p, data).unwrap();
+        p
+    }
+
+    /// `bash -c CMD` in the working directory with `bindir` first on PATH
+    /// (9.1 mode).
+    pub fn sh(&self, bindir: &Path, cmd: &str) -> std::process::Output {
+        bash(&self.work, Some(bindir), cmd)
+            .env("MHASH_GNU_COMPAT", "9.1")
+            .output()
+            .expect("run bash")
+    }
+}
