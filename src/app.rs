@@ -85,7 +85,7 @@ fn stdin_closed_ok(con: &mut Console) -> bool {
 /// others it has.
 pub fn backend_report() -> String {
     use crate::algo::cpu::Feature;
-    use crate::algo::{AlgoKind, Algorithm, cpu};
+    use crate::algo::{AlgoKind, Algorithm, calibrate, cpu};
     use std::fmt::Write as _;
     let mut s = String::new();
     let on: Vec<&str> = Feature::ALL
@@ -123,9 +123,14 @@ pub fn backend_report() -> String {
         "\n{:<10} {:<20} {:<16} other backends",
         "algorithm", "backend", "source"
     );
+    let mut measured = Vec::new();
     for kind in AlgoKind::report_order() {
         let a = Algorithm::new(kind);
         let chosen = a.backend();
+        // What an input large enough for a calibration would get here.
+        if let Some((b, by)) = large_input_choice(a) {
+            measured.push((kind, b, by));
+        }
         let others: Vec<String> = a
             .backends()
             .iter()
@@ -151,6 +156,21 @@ pub fn backend_report() -> String {
             }
         );
     }
+    let _ = writeln!(
+        s,
+        "\nchosen by the table's order above; inputs of {} MiB or more, where an algorithm\n\
+         has several usable backends, by measurement (each timed here for at most {} µs;\n\
+         a challenger needs > {:.0}% over the first). Measured now:",
+        calibrate::MIN_BYTES >> 20,
+        calibrate::BUDGET.as_micros(),
+        (calibrate::MARGIN - 1.0) * 100.0
+    );
+    if measured.is_empty() {
+        let _ = writeln!(s, "  (no algorithm has a choice of backends here)");
+    }
+    for (kind, b, by) in measured {
+        let _ = writeln!(s, "{:<10} {:<20} chosen by {by}", kind.name(), b);
+    }
     let _ = writeln!(s, "\nmany files at once (lane kernels):");
     for k in crate::algo::lanes::lane_kernels() {
         let _ = writeln!(
@@ -164,4 +184,17 @@ pub fn backend_report() -> String {
         );
     }
     s
+}
+
+/// The backend a large input of `a` would run on here, and how it was
+/// chosen (`MHASH_BACKEND`, or a calibration timed now), where `a` has
+/// more than one usable backend; `None` otherwise.
+fn large_input_choice(a: crate::algo::Algorithm) -> Option<(&'static str, String)> {
+    let usable = a.backends().iter().filter(|b| b.is_available()).count();
+    if usable < 2 {
+        return None;
+    }
+    a.prepare_for(u64::MAX);
+    let c = a.choice();
+    Some((c.backend.name(), c.by.describe()))
 }

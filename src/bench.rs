@@ -1,11 +1,11 @@
-//! `mhash bench`: which algorithm is fastest on this machine, with the
-//! backend mhash picks for it. Every algorithm hashes an in-memory buffer
+//! `mhash bench`: which algorithm is fastest on this machine, on every
+//! backend it has here (the table's choice marked). Every algorithm hashes an in-memory buffer
 //! of each message size (64 B, 4 KiB and 1 MiB by default) on one thread,
 //! a fresh hasher per message, for a share of the time budget (10 s by
 //! default); throughput is in MB/s (10^6 bytes per second). No file I/O
 //! and no process start-up is included: this measures the kernels.
 
-use crate::algo::{AlgoKind, Algorithm};
+use crate::algo::{AlgoKind, Algorithm, Backend};
 use crate::error::Error;
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
@@ -146,8 +146,13 @@ impl Default for BenchOpts {
 pub struct BenchRow {
     /// `mhash -a` name.
     pub algorithm: &'static str,
-    /// The backend that ran (see `mhash --backends`).
+    /// The backend that ran (see `mhash --backends`): every usable one of
+    /// each algorithm has its row.
     pub backend: &'static str,
+    /// True for the backend the table's order gives this algorithm here
+    /// (what small inputs run on; large ones may be calibrated to another,
+    /// see `mhash::algo::calibrate`).
+    pub chosen: bool,
     /// Where its code comes from (`mhash`, or a crate and version).
     pub source: &'static str,
     /// False for the CRCs, the `sum` checksums and xxHash.
@@ -167,13 +172,13 @@ pub struct SizeResult {
 
 /// Hashes `msg` with fresh hashers of `algo` for about `budget`, and
 /// returns the best throughput of the rounds, in MB/s.
-fn measure(algo: Algorithm, msg: &[u8], budget: Duration) -> f64 {
+fn measure(algo: Algorithm, backend: &Backend, msg: &[u8], budget: Duration) -> f64 {
     // Rounds of about 1/5 of the budget each; the best one counts (the
     // machine is shared: the best round is the least disturbed).
     let one = |n: usize| -> Duration {
         let t = Instant::now();
         for _ in 0..n {
-            let mut h = algo.hasher();
+            let mut h = backend.hasher(algo);
             h.update(std::hint::black_box(msg));
             std::hint::black_box(h.finalize());
         }
@@ -264,11 +269,28 @@ pub fn run_lanes(opts: &BenchOpts, rows: &[BenchRow]) -> Vec<LaneRow> {
 /// Time for one measurement: the budget shared by every algorithm and
 /// lane kernel at every size.
 fn cell_budget(opts: &BenchOpts) -> Duration {
-    let cells = ((opts.algorithms.len() + lane_kernels(opts).len()) * opts.sizes.len()).max(1);
+    let cells = ((backend_count(opts) + lane_kernels(opts).len()) * opts.sizes.len()).max(1);
     Duration::from_secs_f64((opts.seconds / cells as f64).max(0.01))
 }
 
-/// Runs the benchmark; rows sorted fastest first by the largest size.
+/// Every backend this CPU can run for `a`, in table order (one per name).
+fn usable_backends(a: Algorithm) -> Vec<&'static Backend> {
+    let mut out: Vec<&'static Backend> = Vec::new();
+    for b in a.backends().iter().filter(|b| b.is_available()) {
+        if !out.iter().any(|o| o.name() == b.name()) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// How many (algorithm, backend) rows `opts` measures.
+fn backend_count(opts: &BenchOpts) -> usize {
+    opts.algorithms.iter().map(|&a| usable_backends(a).len()).sum()
+}
+
+/// Runs the benchmark: one row per algorithm and usable backend, sorted
+/// fastest first by the largest size.
 pub fn run(opts: &BenchOpts) -> Vec<BenchRow> {
     let per_cell = cell_budget(opts);
     let largest = opts.sizes.iter().copied().max().unwrap_or(0);
@@ -276,22 +298,26 @@ pub fn run(opts: &BenchOpts) -> Vec<BenchRow> {
     let mut rows: Vec<BenchRow> = opts
         .algorithms
         .iter()
-        .map(|&a| {
-            let b = a.backend();
-            BenchRow {
-                algorithm: a.kind.name(),
-                backend: b.name(),
-                source: b.source,
-                cryptographic: a.kind.is_cryptographic(),
-                results: opts
-                    .sizes
-                    .iter()
-                    .map(|&n| SizeResult {
-                        bytes: n,
-                        mb_per_s: measure(a, &data[..n], per_cell),
-                    })
-                    .collect(),
-            }
+        .flat_map(|&a| {
+            let table = a.backend().name();
+            usable_backends(a)
+                .into_iter()
+                .map(move |b| (a, b, b.name() == table))
+        })
+        .map(|(a, b, chosen)| BenchRow {
+            algorithm: a.kind.name(),
+            backend: b.name(),
+            chosen,
+            source: b.source,
+            cryptographic: a.kind.is_cryptographic(),
+            results: opts
+                .sizes
+                .iter()
+                .map(|&n| SizeResult {
+                    bytes: n,
+                    mb_per_s: measure(a, b, &data[..n], per_cell),
+                })
+                .collect(),
         })
         .collect();
     let key = |r: &BenchRow| r.results.last().map_or(0.0, |s| s.mb_per_s);
@@ -349,7 +375,7 @@ pub fn report_text(opts: &BenchOpts, rows: &[BenchRow], lanes: &[LaneRow]) -> St
         let mut line = format!(
             "{:<10} {:<36}",
             r.algorithm,
-            format!("{} ({})", r.backend, r.source)
+            format!("{}{} ({})", if r.chosen { "*" } else { "" }, r.backend, r.source)
         );
         for s in &r.results {
             let _ = write!(line, " {:>10}", thousands(s.mb_per_s));
@@ -378,6 +404,11 @@ pub fn report_text(opts: &BenchOpts, rows: &[BenchRow], lanes: &[LaneRow]) -> St
             let _ = writeln!(out, "{line}");
         }
     }
+    let _ = writeln!(
+        out,
+        "* the table's choice here (small inputs); inputs of {} MiB or more run on the backend measured fastest",
+        crate::algo::calibrate::MIN_BYTES >> 20
+    );
     let (c, nc) = fastest(rows);
     let big = opts
         .sizes
@@ -458,7 +489,17 @@ mod tests {
             json: false,
         };
         let rows = run(&opts);
-        assert_eq!(rows.len(), 2);
+        // Every usable backend of each: md5's tuned-scalar and portable
+        // at least, one of them the table's choice.
+        assert!(rows.iter().filter(|r| r.algorithm == "md5").count() >= 2);
+        assert_eq!(
+            rows.iter().filter(|r| r.algorithm == "md5" && r.chosen).count(),
+            1
+        );
+        assert!(
+            rows.iter()
+                .any(|r| r.algorithm == "md5" && r.backend == "portable")
+        );
         assert!(rows.iter().all(|r| r.results.iter().all(|s| s.mb_per_s > 0.0)));
         let lanes = run_lanes(&opts, &rows);
         assert!(lanes.iter().all(|l| l.algorithm == "md5" && l.results.len() == 2));
@@ -467,6 +508,6 @@ mod tests {
         assert!(text.contains("fastest non-cryptographic: xxh3"), "{text}");
         let v: serde_json::Value = serde_json::from_str(&report_json(&opts, &rows, &lanes)).unwrap();
         assert_eq!(v["fastest_cryptographic"], "md5");
-        assert_eq!(v["results"].as_array().unwrap().len(), 2);
+        assert_eq!(v["results"].as_array().unwrap().len(), rows.len());
     }
 }

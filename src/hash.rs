@@ -399,7 +399,8 @@ fn crc_debug_lines(compat: GnuCompat, kind: AlgoKind) -> Vec<&'static str> {
 /// `mhash --debug`'s line for one input: which backend (or lane kernel,
 /// `lanes`) and I/O method ran.
 fn debug_line(algo: Algorithm, name: &[u8], method: &str, lanes: Option<&str>) -> Vec<u8> {
-    let b = algo.backend();
+    let choice = algo.choice();
+    let b = choice.backend;
     let how = if let Some(k) = lanes {
         format!("{k} lanes hardware support")
     } else if b.is_portable() {
@@ -411,5 +412,9 @@ fn debug_line(algo: Algorithm, name: &[u8], method: &str, lanes: Option<&str>) -
     };
     let mut msg = quote::quotef(name);
     msg.extend_from_slice(format!(": {}: using {how} ({}), {method}", algo.name(), b.source).as_bytes());
+    if lanes.is_none() {
+        // Which of the algorithm's backends, and why (algo::calibrate).
+        msg.extend_from_slice(format!(", chosen by {}", choice.by.describe()).as_bytes());
+    }
     msg
 }

@@ -7,6 +7,18 @@
 #![cfg_attr(unix, no_main)]
 
 use mhash::{cli, config::Personality, env::Env};
+
+// GCC's unwinder linked in statically (what `-static-libgcc` does for C):
+// without it the binary needs libgcc_s.so.1, one more library for the
+// dynamic loader to find, map and relocate on every start, and whose
+// constructor runs CPUID (a trap to the hypervisor in a VM) several times.
+// Nothing here unwinds (panic = "abort"); std keeps the symbols for
+// backtraces. Listed in the binary, this library comes on the link line
+// before std's `-lgcc_s`, which `--as-needed` then drops (issue 17 part 4:
+// `ldd target/release/mhash` lists libc, libm and the loader only).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[link(name = "gcc_eh", kind = "static", modifiers = "-bundle")]
+unsafe extern "C" {}
 use std::ffi::OsString;
 
 fn real_main(args: Vec<OsString>) -> i32 {

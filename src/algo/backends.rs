@@ -966,10 +966,33 @@ pub(super) static XXH128: [Backend; 2] = [
 pub(super) static SYSV: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Sysv(0)))];
 pub(super) static BSD: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| Box::new(Bsd(0)))];
 
-/// The backend that runs `kind` here: the first available one.
+/// The backend that runs `kind` here: the one `MHASH_BACKEND` names where
+/// `kind` has it available, else the calibrated one (see
+/// [`super::calibrate`]), else the first available one.
 pub(super) fn chosen(kind: AlgoKind) -> &'static Backend {
+    choice(kind).backend
+}
+
+/// [`chosen`] and how it was chosen.
+pub(super) fn choice(kind: AlgoKind) -> super::calibrate::Choice {
+    use super::calibrate::{Choice, ChosenBy};
     let list = kind.info().backends;
-    list.iter()
-        .find(|b| b.is_available())
-        .unwrap_or(&list[list.len() - 1])
+    if let Some(name) = cpu::forced_backend()
+        && let Some(b) = list.iter().find(|b| b.name() == name && b.is_available())
+    {
+        return Choice {
+            backend: b,
+            by: ChosenBy::Forced,
+        };
+    }
+    if let Some(c) = super::calibrate::calibrated(kind) {
+        return c.clone();
+    }
+    Choice {
+        backend: list
+            .iter()
+            .find(|b| b.is_available())
+            .unwrap_or(&list[list.len() - 1]),
+        by: ChosenBy::Table,
+    }
 }

@@ -5,7 +5,8 @@
 //! variables narrow it:
 //! - `MHASH_BACKEND=portable` forces the portable code wherever mhash owns
 //!   the choice (the CRCs); crates that decide for themselves (sha1, sha2,
-//!   blake2b_simd) are reported as they are.
+//!   blake2b_simd) are reported as they are. `MHASH_BACKEND=NAME` forces
+//!   the backend of that name (see [`forced_backend`]).
 //! - `GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-PCLMULQDQ,...` turns features off
 //!   the way GNU coreutils 9.8+ honours it (gnulib `cpu_supports`).
 
@@ -185,6 +186,7 @@ impl Feature {
 }
 
 static FORCE: OnceLock<bool> = OnceLock::new();
+static FORCED_NAME: OnceLock<Option<String>> = OnceLock::new();
 static OFF: OnceLock<Vec<String>> = OnceLock::new();
 
 /// Sets, once per process and before the first backend is chosen, what
@@ -195,12 +197,23 @@ static OFF: OnceLock<Vec<String>> = OnceLock::new();
 /// nothing: a choice once made stays for the life of the process.
 pub fn configure(backend: Option<&std::ffi::OsStr>, glibc_tunables: Option<&str>) {
     let _ = FORCE.set(backend.is_some_and(|v| v == "portable"));
+    let _ = FORCED_NAME.set(backend.and_then(|v| v.to_str()).map(str::to_string));
     let _ = OFF.set(glibc_tunables.map(parse_hwcaps_off).unwrap_or_default());
 }
 
 /// True when `MHASH_BACKEND=portable` asks for the portable backends.
 pub fn force_portable() -> bool {
     *FORCE.get_or_init(|| std::env::var_os("MHASH_BACKEND").is_some_and(|v| v == "portable"))
+}
+
+/// The backend name `MHASH_BACKEND` asks for (`portable`, `avx2`,
+/// `tuned-scalar`, ...), if set: each algorithm that has a backend of
+/// that name which the CPU can run uses it.
+pub fn forced_backend() -> Option<&'static str> {
+    FORCED_NAME
+        .get_or_init(|| std::env::var("MHASH_BACKEND").ok())
+        .as_deref()
+        .filter(|s| !s.is_empty())
 }
 
 /// The upper-case hwcaps names turned off by `GLIBC_TUNABLES`

@@ -8,6 +8,7 @@
 //! in [`table`]: a variant, a row, a backend list, known-answer vectors.
 
 mod backends;
+pub mod calibrate;
 pub mod cpu;
 mod kernels;
 pub mod lanes;
@@ -15,6 +16,7 @@ pub mod stores;
 pub mod table;
 
 pub use backends::{Backend, Capability, Combine, Hasher, Segment, Tree};
+pub use calibrate::{Choice, ChosenBy};
 pub use table::{AlgoInfo, Class, Family, GnuSince, Length};
 
 /// The family of a checksum algorithm, as named by `cksum -a` (GNU coreutils
@@ -244,11 +246,33 @@ impl Algorithm {
         h.finalize()
     }
 
-    /// The backend [`hasher`](Self::hasher) uses on this CPU: the first
+    /// The backend [`hasher`](Self::hasher) uses on this CPU: the one
+    /// `MHASH_BACKEND` names, else the one measured fastest for a large
+    /// input ([`prepare_for`](Self::prepare_for)), else the first
     /// available entry of [`backends`](Self::backends); its name is e.g.
     /// `sha-ni`, `avx512-vpclmulqdq`, `avx2`, `tuned-scalar`, `portable`.
     pub fn backend(self) -> &'static Backend {
         backends::chosen(self.kind)
+    }
+
+    /// [`backend`](Self::backend) and how it was chosen: by the table's
+    /// order, by `MHASH_BACKEND`, or by measurement (with the figures).
+    pub fn choice(self) -> Choice {
+        backends::choice(self.kind)
+    }
+
+    /// Prepares for an input of `bytes` bytes: where it is large enough
+    /// (see [`calibrate`]), times every usable backend once per algorithm
+    /// and process, and makes the fastest the one [`hasher`](Self::hasher)
+    /// uses from then on. Returns true when a measured choice is in
+    /// effect; `MHASH_BACKEND=NAME` still wins over it.
+    pub fn prepare_for(self, bytes: u64) -> bool {
+        if cpu::forced_backend()
+            .is_some_and(|n| self.backends().iter().any(|b| b.name() == n && b.is_available()))
+        {
+            return false;
+        }
+        calibrate::calibrate(self, bytes).is_some()
     }
 
     /// Every implementation of this algorithm, fastest first, whether or

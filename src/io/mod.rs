@@ -192,20 +192,24 @@ const PARALLEL_CHUNK: usize = 1 << 20;
 /// several digests (`-a md5,sha256`) each on a thread of its own over a
 /// shared ring of buffers ([`fanout::feed`]), or one tree hash (BLAKE3)
 /// over all of rayon's threads, `PARALLEL_CHUNK` bytes at a time.
-/// `threads` > 1 allows either.
+/// `threads()` > 1 allows either; it is asked only for such a hasher.
 fn stream(
     reader: &mut dyn Read,
     hasher: &mut dyn Hasher,
     buf: &mut ReadBuf,
     total: &mut u64,
-    threads: usize,
+    threads: &dyn Fn() -> usize,
     on_big: &mut dyn FnMut(),
 ) -> io::Result<u64> {
     let tree = matches!(hasher.capability(), Capability::Tree(_));
+    let multi = matches!(hasher.capability(), Capability::Multi(_));
     // A tree hash runs on rayon's pool: where that cannot start (memory
-    // short), it runs on this thread alone.
-    let parallel =
-        threads > 1 && (matches!(hasher.capability(), Capability::Multi(_)) || tree && tree_pool(threads));
+    // short), it runs on this thread alone. Only these two ask for the
+    // thread count.
+    let parallel = (tree || multi) && {
+        let threads = threads();
+        threads > 1 && (multi || tree_pool(threads))
+    };
     if !parallel {
         return feed_then(reader, hasher, buf.bytes(), total, on_big);
     }
@@ -350,12 +354,15 @@ pub fn digest_inputs(
             Box::new(Multi(algos.iter().map(|a| a.hasher()).collect()))
         }
     };
-    // Threads for one large input (BLAKE3's tree, or one per digest).
-    let stream_threads = opts.threads.map_or(1, crate::sched::effective_jobs);
+    // Threads for one large input (BLAKE3's tree, or one per digest),
+    // counted only when an input could use them: the count reads cgroup
+    // files (`available_parallelism`), which `sha256sum FILE` never needs.
+    let stream_threads = || opts.threads.map_or(1, crate::sched::effective_jobs);
     // One file split across threads: no more than the cores.
-    let split_threads = opts
-        .threads
-        .map(|t| crate::sched::effective_jobs(t).min(crate::sched::cores()));
+    let split_threads = || {
+        opts.threads
+            .map(|t| crate::sched::effective_jobs(t).min(crate::sched::cores()))
+    };
     // Throws away what was hashed and rewinds: the file changed under a
     // map or a split read, and is read again as it is now.
     let restart = |f: &mut File, hasher: &mut Box<dyn Hasher>, total: &mut u64| -> io::Result<()> {
@@ -372,7 +379,7 @@ pub fn digest_inputs(
             hasher.as_mut(),
             buf,
             &mut total,
-            stream_threads,
+            &stream_threads,
             &mut || {},
         )
     } else {
@@ -381,6 +388,19 @@ pub fn digest_inputs(
         // happen, skip the fstat (one system call less per small file).
         let needs_size = opts.threads.is_some() || mapped::may_map(mode, algo);
         let size = if needs_size { regular_size(&f) } else { None };
+        // A large input first has its algorithm's backends timed, where
+        // it has a choice of them (once per run; see algo::calibrate).
+        if let Some(size) = size
+            && size >= crate::algo::calibrate::MIN_BYTES
+        {
+            let mut measured = false;
+            for a in algos {
+                measured |= a.prepare_for(size);
+            }
+            if measured {
+                hasher = make();
+            }
+        }
         let mut advised = false;
         if let Some(size) = size
             && mapped::should_map(mode, algo, size)
@@ -405,7 +425,7 @@ pub fn digest_inputs(
             }
         } else if let Some(size) = size
             && size >= SPLIT_MIN
-            && let Some(threads) = split_threads
+            && let Some(threads) = split_threads()
             && threads > 1
             && !read_errors_end_input
             && matches!(hasher.capability(), Capability::Combine(_))
@@ -433,7 +453,7 @@ pub fn digest_inputs(
             hasher.as_mut(),
             buf,
             &mut total,
-            stream_threads,
+            &stream_threads,
             &mut || {
                 if hint_later {
                     advise_sequential_fd(fd);

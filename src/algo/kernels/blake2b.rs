@@ -45,10 +45,14 @@ impl Blake2b {
         }
     }
 
-    /// The compression function F (RFC 7693 §3.2).
-    fn compress(&mut self, block: &[u8], last: bool) {
-        let m: [u64; 16] =
-            core::array::from_fn(|i| u64::from_le_bytes(block[8 * i..8 * i + 8].try_into().unwrap()));
+    /// The compression function F (RFC 7693 §3.2), the twelve rounds
+    /// written out so that every message index is a constant and the
+    /// working vector lives in registers (what makes GNU's plain C fast:
+    /// its blake2b-ref.c `ROUND(0)` ... `ROUND(11)`).
+    fn compress(&mut self, block: &[u8; 128], last: bool) {
+        let m: [u64; 16] = core::array::from_fn(|i| {
+            u64::from_le_bytes(block[8 * i..8 * i + 8].try_into().unwrap_or_default())
+        });
         let mut v = [0u64; 16];
         v[..8].copy_from_slice(&self.h);
         v[8..].copy_from_slice(&IV);
@@ -57,6 +61,7 @@ impl Blake2b {
         if last {
             v[14] = !v[14];
         }
+        #[inline(always)]
         fn g(v: &mut [u64; 16], a: usize, b: usize, c: usize, d: usize, x: u64, y: u64) {
             v[a] = v[a].wrapping_add(v[b]).wrapping_add(x);
             v[d] = (v[d] ^ v[a]).rotate_right(32);
@@ -67,17 +72,29 @@ impl Blake2b {
             v[c] = v[c].wrapping_add(v[d]);
             v[b] = (v[b] ^ v[c]).rotate_right(63);
         }
-        for r in 0..12 {
-            let s = &SIGMA[r % 10];
-            g(&mut v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
-            g(&mut v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
-            g(&mut v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
-            g(&mut v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
-            g(&mut v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
-            g(&mut v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
-            g(&mut v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
-            g(&mut v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
+        #[inline(always)]
+        fn round(v: &mut [u64; 16], m: &[u64; 16], s: &[usize; 16]) {
+            g(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
+            g(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
+            g(v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
+            g(v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
+            g(v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
+            g(v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
+            g(v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
+            g(v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
         }
+        round(&mut v, &m, &SIGMA[0]);
+        round(&mut v, &m, &SIGMA[1]);
+        round(&mut v, &m, &SIGMA[2]);
+        round(&mut v, &m, &SIGMA[3]);
+        round(&mut v, &m, &SIGMA[4]);
+        round(&mut v, &m, &SIGMA[5]);
+        round(&mut v, &m, &SIGMA[6]);
+        round(&mut v, &m, &SIGMA[7]);
+        round(&mut v, &m, &SIGMA[8]);
+        round(&mut v, &m, &SIGMA[9]);
+        round(&mut v, &m, &SIGMA[0]);
+        round(&mut v, &m, &SIGMA[1]);
         for i in 0..8 {
             self.h[i] ^= v[i] ^ v[i + 8];
         }
@@ -86,18 +103,34 @@ impl Blake2b {
 
 impl Hasher for Blake2b {
     fn update(&mut self, mut data: &[u8]) {
-        while !data.is_empty() {
-            if self.fill == 128 {
-                self.counter += 128;
-                let block = self.buf;
-                self.compress(&block, false);
-                self.fill = 0;
-            }
+        // The last block is held back (it is compressed with the final
+        // flag): a block is compressed only once more bytes follow it.
+        if self.fill > 0 && !data.is_empty() {
             let take = (128 - self.fill).min(data.len());
             self.buf[self.fill..self.fill + take].copy_from_slice(&data[..take]);
             self.fill += take;
             data = &data[take..];
         }
+        if data.is_empty() {
+            return;
+        }
+        if self.fill == 128 {
+            self.counter += 128;
+            let block = self.buf;
+            self.compress(&block, false);
+            self.fill = 0;
+        }
+        // Whole blocks straight from the input, all but the last.
+        while data.len() > 128 {
+            let (block, rest) = data.split_at(128);
+            if let Ok(b) = <&[u8; 128]>::try_from(block) {
+                self.counter += 128;
+                self.compress(b, false);
+            }
+            data = rest;
+        }
+        self.buf[..data.len()].copy_from_slice(data);
+        self.fill = data.len();
     }
 
     fn finalize(mut self: Box<Self>) -> Vec<u8> {

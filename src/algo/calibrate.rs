@@ -1,0 +1,314 @@
+//! Backends chosen by measurement (issue 17 part 1).
+//!
+//! The backend tables in `backends.rs` are ordered fastest first on the
+//! CPUs they were measured on; on another core the order can be wrong
+//! (BLAKE2b: scalar code beats blake2b_simd's AVX2 on AMD Zen 5). As the
+//! Linux kernel does for its RAID-6 and XOR routines and OpenZFS for its
+//! checksums (`chksum_bench`), an input large enough for it has every
+//! usable backend of its algorithm timed on an in-memory buffer first, and
+//! the fastest runs it. Everything else keeps the table's order, so
+//! start-up and small inputs cost nothing more:
+//!
+//! - only inputs of at least [`MIN_BYTES`] whose size is known, and only
+//!   algorithms with two or more usable backends, are ever calibrated;
+//! - each candidate is timed for about [`BUDGET`]: as many short trials
+//!   (of at least [`MIN_TRIAL`], and 100 steps of the clock's measured
+//!   granularity) as fit, the best kept;
+//! - the calibration goes on past the table's first choice only if all of
+//!   it costs under 1% of hashing the input at that backend's measured
+//!   speed ([`worth_it`]);
+//! - a challenger replaces the table's first choice only when it is more
+//!   than [`MARGIN`] faster ([`decide`]);
+//! - once per algorithm and process; later inputs reuse the result.
+//!
+//! `MHASH_BACKEND=NAME` forces the backend of that name wherever the
+//! algorithm has one and the CPU can run it (`MHASH_BACKEND=portable`
+//! also turns every CPU feature off, see [`super::cpu`]).
+
+use super::backends::Backend;
+use super::{AlgoKind, Algorithm};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The smallest input, in bytes, for which a calibration is considered:
+/// 32 MiB. Below it the 1% rule cannot hold for two candidates at any
+/// speed mhash reaches with more than one backend (two candidates at
+/// [`BUDGET`] each, 0.6 ms, are 1% of 60 ms: 32 MiB at 560 MB/s, slower
+/// than every algorithm with a choice of backends here).
+pub const MIN_BYTES: u64 = 32 << 20;
+
+/// The most time spent timing one candidate: 300 µs.
+pub const BUDGET: Duration = Duration::from_micros(300);
+
+/// The shortest trial: 20 µs (and at least 100 clock steps).
+pub const MIN_TRIAL: Duration = Duration::from_micros(20);
+
+/// How much faster a challenger must be to replace the table's first
+/// choice: 5% (measurements on a shared machine wobble by a few percent;
+/// the table's order is the tie-break).
+pub const MARGIN: f64 = 1.05;
+
+/// The buffer each candidate hashes, in bytes: 16 KiB, in the L1 or L2
+/// cache of every x86-64 and AArch64 core (a trial of the slowest backend
+/// with a rival, about 300 MB/s, is then 55 µs: several fit the budget).
+pub const BUFFER: usize = 16 << 10;
+
+/// How the backend that runs an algorithm was chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChosenBy {
+    /// The table's order: the first backend this CPU can run (small or
+    /// unsized inputs, one usable backend, or a calibration not worth it).
+    Table,
+    /// `MHASH_BACKEND=NAME`.
+    Forced,
+    /// Timed here: every usable backend's speed, in MB/s (10^6 B/s), in
+    /// table order.
+    Measured(Vec<(&'static str, f64)>),
+}
+
+impl ChosenBy {
+    /// How `--debug` and `--backends` say it: `table`, `MHASH_BACKEND`, or
+    /// `measurement (avx2 812 MB/s, portable 1,020 MB/s)`.
+    pub fn describe(&self) -> String {
+        match self {
+            ChosenBy::Table => "table".to_string(),
+            ChosenBy::Forced => "MHASH_BACKEND".to_string(),
+            ChosenBy::Measured(v) => {
+                let parts: Vec<String> = v.iter().map(|(n, s)| format!("{n} {s:.0} MB/s")).collect();
+                format!("measurement ({})", parts.join(", "))
+            }
+        }
+    }
+}
+
+/// A backend and how it was chosen.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The backend that runs the algorithm.
+    pub backend: &'static Backend,
+    /// Why it is that one.
+    pub by: ChosenBy,
+}
+
+/// Which candidate wins, given each one's speed (any unit, larger is
+/// faster; index 0 is the table's first choice): the fastest challenger
+/// if it beats the first by more than [`MARGIN`], else the first. A speed
+/// that is not a positive finite number never wins.
+pub fn decide(speeds: &[f64]) -> usize {
+    let ok = |s: f64| s.is_finite() && s > 0.0;
+    let Some(&first) = speeds.first() else {
+        return 0;
+    };
+    let best = speeds
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, s)| ok(**s))
+        .max_by(|a, b| a.1.total_cmp(b.1));
+    match best {
+        Some((i, &s)) if !ok(first) || s > first * MARGIN => i,
+        _ => 0,
+    }
+}
+
+/// Whether timing `candidates` backends (at most [`BUDGET`] each) costs
+/// under 1% of hashing `bytes` at `first_mb_s` MB/s, the table's first
+/// choice's measured speed.
+pub fn worth_it(bytes: u64, first_mb_s: f64, candidates: usize) -> bool {
+    if !(first_mb_s.is_finite() && first_mb_s > 0.0) {
+        return false;
+    }
+    let hashing = bytes as f64 / (first_mb_s * 1e6);
+    let cost = BUDGET.as_secs_f64() * candidates as f64;
+    cost * 100.0 <= hashing
+}
+
+/// The calibration, with the timing injected: `measure(i)` gives
+/// candidate `i`'s speed in MB/s (candidates in table order, `n` of them).
+/// Returns every measured speed, or `None` when it was not worth it
+/// (then nothing past candidate 0 was measured).
+pub fn calibrate_with(n: usize, bytes: u64, measure: &mut dyn FnMut(usize) -> f64) -> Option<Vec<f64>> {
+    if n < 2 || bytes < MIN_BYTES {
+        return None;
+    }
+    let first = measure(0);
+    if !worth_it(bytes, first, n) {
+        return None;
+    }
+    let mut speeds = vec![first];
+    speeds.extend((1..n).map(measure));
+    Some(speeds)
+}
+
+/// The clock's granularity: the smallest non-zero step between two
+/// readings of [`Instant::now`] (a few tens of ns on Linux's vDSO clock).
+fn granularity() -> Duration {
+    static G: OnceLock<Duration> = OnceLock::new();
+    *G.get_or_init(|| {
+        let mut best = Duration::from_millis(1);
+        for _ in 0..16 {
+            let a = Instant::now();
+            let mut b = Instant::now();
+            while b == a {
+                b = Instant::now();
+            }
+            best = best.min(b - a);
+        }
+        best
+    })
+}
+
+/// `backend`'s speed hashing `algo` on `buf`, in MB/s: the best of the
+/// trials that fit in [`BUDGET`] (at least one), each trial hashing `buf`
+/// as many times as it takes to last [`MIN_TRIAL`] and 100 clock steps.
+pub fn measure(backend: &Backend, algo: Algorithm, buf: &[u8]) -> f64 {
+    let mut h = backend.hasher(algo);
+    // Warm-up: code and tables into the caches, the buffer too.
+    h.update(std::hint::black_box(buf));
+    let floor = MIN_TRIAL.max(granularity() * 100);
+    let start = Instant::now();
+    let mut reps = 1u32;
+    let mut best = f64::MAX; // seconds per byte
+    let mut trials = 0u32;
+    while trials == 0 || start.elapsed() < BUDGET {
+        let t = Instant::now();
+        for _ in 0..reps {
+            h.update(std::hint::black_box(buf));
+        }
+        let dt = t.elapsed();
+        if dt < floor && reps < 1 << 20 {
+            // Too short to time well: longer trials (this one not counted).
+            reps *= 2;
+            continue;
+        }
+        best = best.min(dt.as_secs_f64() / (f64::from(reps) * buf.len().max(1) as f64));
+        trials += 1;
+    }
+    drop(h);
+    if best == f64::MAX || best <= 0.0 {
+        0.0
+    } else {
+        1.0 / best / 1e6
+    }
+}
+
+/// The usable candidates for `kind`, in table order.
+pub(super) fn candidates(kind: AlgoKind) -> Vec<&'static Backend> {
+    let mut seen: Vec<&'static str> = Vec::new();
+    kind.info()
+        .backends
+        .iter()
+        .filter(|b| b.is_available())
+        // Two rows may name one code path (crc-fast's name is its target).
+        .filter(|b| {
+            let fresh = !seen.contains(&b.name());
+            seen.push(b.name());
+            fresh
+        })
+        .collect()
+}
+
+/// The calibrations made so far, one per algorithm.
+static DONE: [OnceLock<Choice>; AlgoKind::ALL.len()] = [const { OnceLock::new() }; AlgoKind::ALL.len()];
+
+/// The calibrated choice for `kind`, if one was made in this process.
+pub(super) fn calibrated(kind: AlgoKind) -> Option<&'static Choice> {
+    DONE[kind as usize].get()
+}
+
+/// Calibrates `algo` for an input of `bytes` bytes (once per algorithm and
+/// process, where [`calibrate_with`]'s rules allow it; see the module
+/// documentation). Returns the choice now in effect when one was measured.
+pub(super) fn calibrate(algo: Algorithm, bytes: u64) -> Option<&'static Choice> {
+    if let Some(c) = calibrated(algo.kind) {
+        return Some(c);
+    }
+    let list = candidates(algo.kind);
+    if list.len() < 2 || bytes < MIN_BYTES {
+        return None;
+    }
+    let buf: Vec<u8> = (0..BUFFER as u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    let speeds = calibrate_with(list.len(), bytes, &mut |i| measure(list[i], algo, &buf))?;
+    let i = decide(&speeds);
+    let by = ChosenBy::Measured(list.iter().zip(&speeds).map(|(b, &s)| (b.name(), s)).collect());
+    Some(DONE[algo.kind as usize].get_or_init(|| Choice { backend: list[i], by }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_challenger_needs_more_than_five_percent() {
+        // The table's first choice keeps its place against a close second.
+        assert_eq!(decide(&[1000.0, 1040.0]), 0);
+        assert_eq!(decide(&[1000.0, 1050.0]), 0);
+        // A clearly faster one replaces it: the fastest of them.
+        assert_eq!(decide(&[1000.0, 1200.0, 1100.0]), 1);
+        assert_eq!(decide(&[1000.0, 1100.0, 1300.0]), 2);
+        // A forced-slow first choice loses to a fast portable one.
+        assert_eq!(decide(&[120.0, 1300.0]), 1);
+        // Failed measurements never win; a failed first loses to any.
+        assert_eq!(decide(&[1000.0, f64::NAN, 0.0]), 0);
+        assert_eq!(decide(&[0.0, 10.0]), 1);
+        assert_eq!(decide(&[]), 0);
+    }
+
+    #[test]
+    fn small_inputs_are_never_measured() {
+        let mut asked = Vec::new();
+        let r = calibrate_with(2, MIN_BYTES - 1, &mut |i| {
+            asked.push(i);
+            1000.0
+        });
+        assert_eq!(r, None);
+        assert!(asked.is_empty(), "nothing timed below MIN_BYTES");
+        // One candidate: nothing to choose.
+        assert_eq!(calibrate_with(1, 1 << 40, &mut |_| 1000.0), None);
+    }
+
+    #[test]
+    fn the_one_percent_rule_decides_past_the_first() {
+        // 64 MiB at 20,000 MB/s is 3.4 ms: 3 x 300 µs is far over 1%.
+        let mut asked = Vec::new();
+        let r = calibrate_with(3, 64 << 20, &mut |i| {
+            asked.push(i);
+            20_000.0
+        });
+        assert_eq!(r, None);
+        assert_eq!(asked, [0], "only the first was timed");
+        // 1 GiB at 800 MB/s is 1.3 s: 0.6 ms is under 1%.
+        let mut asked = Vec::new();
+        let r = calibrate_with(2, 1 << 30, &mut |i| {
+            asked.push(i);
+            [800.0, 1200.0][i]
+        });
+        assert_eq!(r, Some(vec![800.0, 1200.0]));
+        assert_eq!(asked, [0, 1]);
+        assert_eq!(decide(&r.unwrap_or_default()), 1);
+        assert!(worth_it(100 << 20, 1000.0, 2));
+        assert!(!worth_it(50 << 20, 1000.0, 2));
+        assert!(!worth_it(1 << 40, 0.0, 2));
+    }
+
+    #[test]
+    fn a_real_measurement_gives_a_speed() {
+        // Not a timing assertion: only that the figure is a speed at all.
+        let a = Algorithm::new(AlgoKind::Md5);
+        let b = &a.backends()[a.backends().len() - 1];
+        let s = measure(b, a, &[7u8; 4096]);
+        assert!(s.is_finite() && s > 0.0, "{s}");
+        assert!(granularity() > Duration::ZERO);
+    }
+
+    #[test]
+    fn the_description_names_every_figure() {
+        assert_eq!(ChosenBy::Table.describe(), "table");
+        assert_eq!(
+            ChosenBy::Measured(vec![("avx2", 812.4), ("portable", 1020.0)]).describe(),
+            "measurement (avx2 812 MB/s, portable 1020 MB/s)"
+        );
+    }
+}
