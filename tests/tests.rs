@@ -10,6 +10,7 @@ mod util;
 
 mod audit;
 mod beyond_gnu;
+mod calibration;
 mod everyday;
 mod faults;
 mod gnu_compat;
