@@ -17,8 +17,14 @@ pub struct Env {
     pub io: Option<String>,
     /// `MHASH_READ_SIZE`: the read size in bytes, for benchmarking.
     pub read_size: Option<String>,
-    /// `MHASH_BACKEND`: `portable` forces the portable backends.
+    /// `MHASH_BACKEND`: `portable` forces the portable backends; another
+    /// backend name (`avx2`, `tuned-scalar`, ...) forces that backend
+    /// wherever an algorithm has it.
     pub backend: Option<OsString>,
+    /// `MHASH_CALIBRATE`: `never` keeps the table's order for every input,
+    /// `always` times the backends for any input whose size is known
+    /// (default: only large inputs, see `mhash::algo::calibrate`).
+    pub calibrate: Option<String>,
     /// `GLIBC_TUNABLES`: `glibc.cpu.hwcaps=-AVX2,...` turns CPU features off.
     pub glibc_tunables: Option<String>,
     /// `POSIXLY_CORRECT` is set: options end at the first operand (getopt).
@@ -35,6 +41,7 @@ impl Env {
             io: text("MHASH_IO"),
             read_size: text("MHASH_READ_SIZE"),
             backend: std::env::var_os("MHASH_BACKEND"),
+            calibrate: text("MHASH_CALIBRATE"),
             glibc_tunables: text("GLIBC_TUNABLES"),
             posixly_correct: std::env::var_os("POSIXLY_CORRECT").is_some(),
         }

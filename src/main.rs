@@ -37,6 +37,7 @@ fn real_main(args: Vec<OsString>) -> i32 {
     let argv0 = args.first().cloned().unwrap_or_default();
     let env = Env::from_process();
     mhash::algo::cpu::configure(env.backend.as_deref(), env.glibc_tunables.as_deref());
+    mhash::algo::calibrate::configure(env.calibrate.as_deref());
     let p = Personality::from_argv0(&argv0);
     match cli::parse(p, args, &env) {
         Ok(cfg) => mhash::app::run(

@@ -37,10 +37,23 @@ fn suite_forces_backend() -> bool {
 }
 
 fn debug_run(d: &TempDir, algo: &str, file: &str, backend: Option<&str>) -> (String, String) {
+    debug_run_with(d, algo, file, backend, None)
+}
+
+fn debug_run_with(
+    d: &TempDir,
+    algo: &str,
+    file: &str,
+    backend: Option<&str>,
+    calibrate: Option<&str>,
+) -> (String, String) {
     let mut c = mhash(d.path());
     c.args(["-a", algo, "--debug", file]);
     if let Some(b) = backend {
         c.env("MHASH_BACKEND", b);
+    }
+    if let Some(m) = calibrate {
+        c.env("MHASH_CALIBRATE", m);
     }
     let out = c.output().unwrap();
     assert!(out.status.success(), "{out:?}");
@@ -63,12 +76,41 @@ fn small_inputs_keep_the_tables_order() {
     }
 }
 
+/// By default a 33 MiB input is timed only where that costs under 1% of
+/// hashing it (a slow build or core: yes; a fast one: the table's order).
 #[test]
-fn a_large_input_is_calibrated_and_its_digest_is_right() {
+fn a_large_input_is_measured_or_not_by_the_one_percent_rule() {
     let d = dir();
     for (algo, want) in [("md5", MD5_33MIB_ZEROS), ("blake2b", BLAKE2B_33MIB_ZEROS)] {
         let (out, err) = debug_run(&d, algo, "big", None);
         assert_eq!(out, format!("{want}  big\n"), "{algo}");
+        assert!(
+            [
+                ", chosen by table",
+                ", chosen by measurement (",
+                ", chosen by MHASH_BACKEND"
+            ]
+            .iter()
+            .any(|s| err.contains(s)),
+            "{err}"
+        );
+        // Never measured when turned off.
+        let (out, err) = debug_run_with(&d, algo, "big", None, Some("never"));
+        assert_eq!(out, format!("{want}  big\n"), "{algo}");
+        assert!(!err.contains("measurement"), "{err}");
+    }
+}
+
+#[test]
+fn a_calibrated_input_names_every_figure_and_its_digest_is_right() {
+    let d = dir();
+    for (algo, file, want) in [
+        ("md5", "big", MD5_33MIB_ZEROS),
+        ("blake2b", "big", BLAKE2B_33MIB_ZEROS),
+        ("blake2b", "abc", BLAKE2B_ABC),
+    ] {
+        let (out, err) = debug_run_with(&d, algo, file, None, Some("always"));
+        assert_eq!(out, format!("{want}  {file}\n"), "{algo}");
         if suite_forces_backend() {
             assert!(err.contains(", chosen by MHASH_BACKEND"), "{err}");
             continue;

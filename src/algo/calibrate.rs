@@ -10,7 +10,9 @@
 //! start-up and small inputs cost nothing more:
 //!
 //! - only inputs of at least [`MIN_BYTES`] whose size is known, and only
-//!   algorithms with two or more usable backends, are ever calibrated;
+//!   algorithms with two or more usable backends, are ever calibrated
+//!   (`MHASH_CALIBRATE=never` turns it off, `=always` times the backends
+//!   for any input of known size: see [`Mode`]);
 //! - each candidate is timed for about [`BUDGET`]: as many short trials
 //!   (of at least [`MIN_TRIAL`], and 100 steps of the clock's measured
 //!   granularity) as fit, the best kept;
@@ -31,10 +33,11 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// The smallest input, in bytes, for which a calibration is considered:
-/// 32 MiB. Below it the 1% rule cannot hold for two candidates at any
-/// speed mhash reaches with more than one backend (two candidates at
-/// [`BUDGET`] each, 0.6 ms, are 1% of 60 ms: 32 MiB at 560 MB/s, slower
-/// than every algorithm with a choice of backends here).
+/// 32 MiB. Below it the 1% rule cannot hold for two candidates at the
+/// speeds of the algorithms that have a choice of backends (two
+/// candidates cost about 0.8 ms, [`cost_estimate`]: 1% of 80 ms, which is
+/// 32 MiB at 420 MB/s; the slowest such backend measured here, the SHA-512
+/// kernel, runs at 440 MB/s or more, md5 at 660 MB/s).
 pub const MIN_BYTES: u64 = 32 << 20;
 
 /// The most time spent timing one candidate: 300 µs.
@@ -119,8 +122,15 @@ pub fn worth_it(bytes: u64, first_mb_s: f64, candidates: usize) -> bool {
         return false;
     }
     let hashing = bytes as f64 / (first_mb_s * 1e6);
-    let cost = BUDGET.as_secs_f64() * candidates as f64;
-    cost * 100.0 <= hashing
+    cost_estimate(candidates) * 100.0 <= hashing
+}
+
+/// What timing `candidates` backends costs, in seconds: [`BUDGET`] each
+/// and a third more (the warm-up and the last trial's overrun; measured
+/// on an AMD EPYC under load, `examples/calibration_cost.rs`: 650 to 860
+/// µs for two candidates, 1,140 to 1,240 µs for three).
+pub fn cost_estimate(candidates: usize) -> f64 {
+    BUDGET.as_secs_f64() * 4.0 / 3.0 * candidates as f64
 }
 
 /// The calibration, with the timing injected: `measure(i)` gives
@@ -192,6 +202,41 @@ pub fn measure(backend: &Backend, algo: Algorithm, buf: &[u8]) -> f64 {
     }
 }
 
+/// When calibrations happen (`MHASH_CALIBRATE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Inputs of [`MIN_BYTES`] or more, where [`worth_it`] (the default).
+    Auto,
+    /// Never: the table's order for every input (`MHASH_CALIBRATE=never`).
+    Never,
+    /// Any input whose size is known, however small, and whatever it costs
+    /// (`MHASH_CALIBRATE=always`: for tests and for checking the choice).
+    Always,
+}
+
+static MODE: OnceLock<Mode> = OnceLock::new();
+
+/// Sets, once per process and before the first input, when calibrations
+/// happen, from `MHASH_CALIBRATE` as the caller read it (`never`,
+/// `always`; anything else, or unset, is [`Mode::Auto`]). Without a call,
+/// the first use reads this process's environment.
+pub fn configure(value: Option<&str>) {
+    let _ = MODE.set(parse_mode(value));
+}
+
+fn parse_mode(value: Option<&str>) -> Mode {
+    match value.map(str::trim) {
+        Some("never") => Mode::Never,
+        Some("always") => Mode::Always,
+        _ => Mode::Auto,
+    }
+}
+
+/// The mode in effect (see [`configure`]).
+pub fn mode() -> Mode {
+    *MODE.get_or_init(|| parse_mode(std::env::var("MHASH_CALIBRATE").ok().as_deref()))
+}
+
 /// The usable candidates for `kind`, in table order.
 pub(super) fn candidates(kind: AlgoKind) -> Vec<&'static Backend> {
     let mut seen: Vec<&'static str> = Vec::new();
@@ -223,14 +268,23 @@ pub(super) fn calibrate(algo: Algorithm, bytes: u64) -> Option<&'static Choice> 
     if let Some(c) = calibrated(algo.kind) {
         return Some(c);
     }
+    let mode = mode();
+    if mode == Mode::Never || (mode == Mode::Auto && bytes < MIN_BYTES) {
+        return None;
+    }
     let list = candidates(algo.kind);
-    if list.len() < 2 || bytes < MIN_BYTES {
+    if list.len() < 2 {
         return None;
     }
     let buf: Vec<u8> = (0..BUFFER as u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
         .collect();
-    let speeds = calibrate_with(list.len(), bytes, &mut |i| measure(list[i], algo, &buf))?;
+    let mut timed = |i: usize| measure(list[i], algo, &buf);
+    let speeds = if mode == Mode::Always {
+        (0..list.len()).map(&mut timed).collect()
+    } else {
+        calibrate_with(list.len(), bytes, &mut timed)?
+    };
     let i = decide(&speeds);
     let by = ChosenBy::Measured(list.iter().zip(&speeds).map(|(b, &s)| (b.name(), s)).collect());
     Some(DONE[algo.kind as usize].get_or_init(|| Choice { backend: list[i], by }))
@@ -288,8 +342,9 @@ mod tests {
         assert_eq!(r, Some(vec![800.0, 1200.0]));
         assert_eq!(asked, [0, 1]);
         assert_eq!(decide(&r.unwrap_or_default()), 1);
+        // Two candidates: 0.8 ms, 1% of 80 ms: 80 MB at 1,000 MB/s.
         assert!(worth_it(100 << 20, 1000.0, 2));
-        assert!(!worth_it(50 << 20, 1000.0, 2));
+        assert!(!worth_it(60 << 20, 1000.0, 2));
         assert!(!worth_it(1 << 40, 0.0, 2));
     }
 
@@ -301,6 +356,14 @@ mod tests {
         let s = measure(b, a, &[7u8; 4096]);
         assert!(s.is_finite() && s > 0.0, "{s}");
         assert!(granularity() > Duration::ZERO);
+    }
+
+    #[test]
+    fn the_mode_is_read_from_its_value() {
+        assert_eq!(parse_mode(None), Mode::Auto);
+        assert_eq!(parse_mode(Some("never")), Mode::Never);
+        assert_eq!(parse_mode(Some("always")), Mode::Always);
+        assert_eq!(parse_mode(Some("bogus")), Mode::Auto);
     }
 
     #[test]

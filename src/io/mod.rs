@@ -389,10 +389,9 @@ pub fn digest_inputs(
         let needs_size = opts.threads.is_some() || mapped::may_map(mode, algo);
         let size = if needs_size { regular_size(&f) } else { None };
         // A large input first has its algorithm's backends timed, where
-        // it has a choice of them (once per run; see algo::calibrate).
-        if let Some(size) = size
-            && size >= crate::algo::calibrate::MIN_BYTES
-        {
+        // it has a choice of them (once per run; `prepare_for` returns at
+        // once for a small one: see algo::calibrate).
+        if let Some(size) = size {
             let mut measured = false;
             for a in algos {
                 measured |= a.prepare_for(size);
