@@ -410,11 +410,14 @@ fn debug_line(algo: Algorithm, name: &[u8], method: &str, lanes: Option<&str>) -
     } else {
         format!("{} hardware support", b.name())
     };
+    // Which of the algorithm's backends, and why (algo::calibrate): inside
+    // the parentheses, so that the line still ends with the I/O method.
+    let why = if lanes.is_none() {
+        format!("; chosen by {}", choice.by.describe())
+    } else {
+        String::new()
+    };
     let mut msg = quote::quotef(name);
-    msg.extend_from_slice(format!(": {}: using {how} ({}), {method}", algo.name(), b.source).as_bytes());
-    if lanes.is_none() {
-        // Which of the algorithm's backends, and why (algo::calibrate).
-        msg.extend_from_slice(format!(", chosen by {}", choice.by.describe()).as_bytes());
-    }
+    msg.extend_from_slice(format!(": {}: using {how} ({}{why}), {method}", algo.name(), b.source).as_bytes());
     msg
 }

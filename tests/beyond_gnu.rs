@@ -390,7 +390,16 @@ fn bench_reports_every_algorithm_asked_for() {
     assert!(out.status.success(), "{out:?}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = v["results"].as_array().unwrap();
-    assert_eq!(rows.len(), 3);
+    // A row per usable backend of each, one of them the table's choice.
+    for algo in ["md5", "blake3", "xxh3"] {
+        let of = |chosen: bool| {
+            rows.iter()
+                .filter(|r| r["algorithm"] == algo && (!chosen || r["chosen"] == true))
+                .count()
+        };
+        assert!(of(false) >= 1, "{algo} has rows");
+        assert_eq!(of(true), 1, "{algo}: one table choice");
+    }
     for r in rows {
         let sizes: Vec<u64> = r["results"]
             .as_array()

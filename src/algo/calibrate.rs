@@ -71,14 +71,14 @@ pub enum ChosenBy {
 
 impl ChosenBy {
     /// How `--debug` and `--backends` say it: `table`, `MHASH_BACKEND`, or
-    /// `measurement (avx2 812 MB/s, portable 1,020 MB/s)`.
+    /// `measurement: avx2 812 MB/s, portable 1020 MB/s`.
     pub fn describe(&self) -> String {
         match self {
             ChosenBy::Table => "table".to_string(),
             ChosenBy::Forced => "MHASH_BACKEND".to_string(),
             ChosenBy::Measured(v) => {
                 let parts: Vec<String> = v.iter().map(|(n, s)| format!("{n} {s:.0} MB/s")).collect();
-                format!("measurement ({})", parts.join(", "))
+                format!("measurement: {}", parts.join(", "))
             }
         }
     }
@@ -371,7 +371,7 @@ mod tests {
         assert_eq!(ChosenBy::Table.describe(), "table");
         assert_eq!(
             ChosenBy::Measured(vec![("avx2", 812.4), ("portable", 1020.0)]).describe(),
-            "measurement (avx2 812 MB/s, portable 1020 MB/s)"
+            "measurement: avx2 812 MB/s, portable 1020 MB/s"
         );
     }
 }
