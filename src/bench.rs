@@ -275,13 +275,7 @@ fn cell_budget(opts: &BenchOpts) -> Duration {
 
 /// Every backend this CPU can run for `a`, in table order (one per name).
 fn usable_backends(a: Algorithm) -> Vec<&'static Backend> {
-    let mut out: Vec<&'static Backend> = Vec::new();
-    for b in a.backends().iter().filter(|b| b.is_available()) {
-        if !out.iter().any(|o| o.name() == b.name()) {
-            out.push(b);
-        }
-    }
-    out
+    crate::algo::calibrate::candidates(a.kind)
 }
 
 /// How many (algorithm, backend) rows `opts` measures.

@@ -237,8 +237,10 @@ pub fn mode() -> Mode {
     *MODE.get_or_init(|| parse_mode(std::env::var("MHASH_CALIBRATE").ok().as_deref()))
 }
 
-/// The usable candidates for `kind`, in table order.
-pub(super) fn candidates(kind: AlgoKind) -> Vec<&'static Backend> {
+/// The backends this CPU can run for `kind` (and the environment has not
+/// turned off), in table order, one per name: the candidates of a
+/// calibration, and the rows of `mhash bench`.
+pub fn candidates(kind: AlgoKind) -> Vec<&'static Backend> {
     let mut seen: Vec<&'static str> = Vec::new();
     kind.info()
         .backends
