@@ -1,0 +1,2 @@
+untrusted comment: verify with signify.pub
+RWQ77B8U+pCk+1X1QUxqrM1JrQJ4Im1hChSdOvWxoq8/yAj2etZhZVcyNpwVAjLtWAVZHpReGHETgtDsOCUEec7ZUeWN2nbmTw0=
