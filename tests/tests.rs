@@ -24,6 +24,7 @@ mod proptest_gnu;
 mod published;
 mod reliability;
 mod roundtrip;
+mod signatures;
 mod stores;
 mod trees;
 mod vectors;

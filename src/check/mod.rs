@@ -395,14 +395,22 @@ fn signed_text(
         Some(Place::Detached(f)) => Some(crate::os::os_bytes(f.as_os_str()).into_owned()),
         _ => None,
     };
-    let mut msg = con.quotef(display);
+    // Standard input is named as GNU names it, unquoted.
+    let named = |con: &Console| {
+        if is_stdin {
+            display.to_vec()
+        } else {
+            con.quotef(display)
+        }
+    };
+    let mut msg = named(con);
     msg.extend_from_slice(b": ");
     match sig::verify(&content, &req) {
         Ok(good) => {
             msg.extend_from_slice(good.to_string().as_bytes());
             con.error_msg(&msg);
             if good.ignored_lines > 0 {
-                let mut note = con.quotef(display);
+                let mut note = named(con);
                 let n = good.ignored_lines;
                 let s = if n == 1 { "line" } else { "lines" };
                 note.extend_from_slice(

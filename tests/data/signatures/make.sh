@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Makes every fixture in this directory with the real tools (GnuPG,
 # minisign, signify-openbsd, ssh-keygen); SOURCES.md says which command
-# made which file. Run from anywhere: `bash tests/data/signatures/make.sh`.
-# Private keys live in a temporary directory and are thrown away.
+# made which file. Run from anywhere: `bash tests/data/signatures/make.sh
+# [OUTDIR]` (default: this directory; tests/signatures.rs makes a fresh set
+# in a temporary OUTDIR where the tools are installed). Private keys live
+# in a temporary directory and are thrown away. What the tools themselves
+# say of each key and signature (the values the tests expect) is kept in
+# each directory's `expected.txt`.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "${1:-$(dirname "$0")}" && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'GNUPGHOME="$tmp/gnupg" gpgconf --kill all >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
 export GNUPGHOME="$tmp/gnupg"
 mkdir -m 700 "$GNUPGHOME"
 gpg=(gpg --batch --quiet --pinentry-mode loopback --passphrase '')
@@ -51,7 +55,12 @@ rev=$(gpg --list-keys --with-colons revoked@example.org | awk -F: '/^fpr/{print 
 sed 's/^:-----/-----/' "$GNUPGHOME/openpgp-revocs.d/$rev.rev" > "$tmp/revoke.asc"
 "${gpg[@]}" --import "$tmp/revoke.asc"
 "${gpg[@]}" --armor --export revoked@example.org > revoked.asc
-gpg --verify SHA256SUMS.asc SHA256SUMS 2> "$tmp/v" || { cat "$tmp/v"; exit 1; }
+# The fingerprint of the key that made each good signature, as gpg's
+# VALIDSIG status line gives it.
+for s in SHA256SUMS.asc SHA256SUMS.rsa.sig SHA256SUMS.ecdsa.asc SHA256SUMS.clear; do
+  if [ "$s" = SHA256SUMS.clear ]; then set -- "$s"; else set -- "$s" SHA256SUMS; fi
+  printf '%s %s\n' "$s" "$(gpg --batch --status-fd 1 --verify "$@" 2>/dev/null | awk '$2 == "VALIDSIG" {print $3}')"
+done > expected.txt
 
 # --- minisign ---
 cd "$here/minisign"
@@ -60,6 +69,8 @@ minisign -G -W -p else.pub -s "$tmp/else.key" > /dev/null
 minisign -S -s "$tmp/minisign.key" -m SHA256SUMS -t 'release 1.0' > /dev/null
 minisign -S -s "$tmp/minisign.key" -m other.txt -t 'not the list' > /dev/null
 minisign -V -p minisign.pub -m SHA256SUMS > /dev/null
+# minisign's key ID, from the comment it wrote in the public key file.
+printf 'minisign.pub %s\n' "$(head -1 minisign.pub | awk '{print $NF}')" > expected.txt
 
 # --- signify (OpenBSD) ---
 cd "$here/signify"
@@ -94,4 +105,8 @@ ssh-keygen -q -Y sign -f "$tmp/id_ed25519" -n git "$tmp/SHA256SUMS" 2>/dev/null
 mv "$tmp/SHA256SUMS.sig" SHA256SUMS.git-namespace.sig
 ssh-keygen -q -Y sign -f "$tmp/id_ed25519" -n file other.txt 2>/dev/null
 ssh-keygen -Y verify -f allowed_signers -I release@example.org -n file -s SHA256SUMS.sig < SHA256SUMS > /dev/null
+# ssh-keygen -l: each key's SHA256 fingerprint.
+for k in ed25519 ecdsa rsa else; do
+  printf '%s %s\n' "$k" "$(ssh-keygen -l -E sha256 -f "$tmp/id_$k.pub" | awk '{print $2}')"
+done > expected.txt
 echo "fixtures made in $here"

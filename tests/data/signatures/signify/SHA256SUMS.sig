@@ -1,2 +1,2 @@
 untrusted comment: verify with signify.pub
-RWQ77B8U+pCk+1X1QUxqrM1JrQJ4Im1hChSdOvWxoq8/yAj2etZhZVcyNpwVAjLtWAVZHpReGHETgtDsOCUEec7ZUeWN2nbmTw0=
+RWTmZfjKNp8WtbICkVF9mUS5GXqeH/66D8m498yZID4NDXX8u+aIVl+TKicaj1ozYZ4411nl2hS94JxRxQ4OfldWKirlrSLA1QU=

@@ -1,2 +1,2 @@
 untrusted comment: verify with signify.pub
-RWQ77B8U+pCk+2GSuPKity42p9yYx2Loclq1iZzS7cguAwYcUVwbm3qZR7E+Akj4vsKgbz7eE6G3VYC0JU2v5w9UDmT8YNW3RQc=
+RWTmZfjKNp8WtW4p4dJoDfFKDWkuO3ou7K414+kVufIhUpLmmO+QUVPuWCKJjGiwmmaAEM0andkUzc5Mck3JZu5GXo4pRfgqbQ8=
