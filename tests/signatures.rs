@@ -75,18 +75,6 @@ fn refused(r: &Run, file: &str, words: &str, format: Option<&str>) {
     }
 }
 
-/// Overwrites byte `at` of `path` (negative: from the end) with `with`.
-fn poke(path: &Path, at: isize, with: u8) {
-    let mut b = std::fs::read(path).unwrap();
-    let i = if at < 0 {
-        b.len() - at.unsigned_abs()
-    } else {
-        at as usize
-    };
-    b[i] = with;
-    std::fs::write(path, b).unwrap();
-}
-
 /// Cases every format shares: the checksum file tampered (a digest's
 /// first hex digit changed: the signature no longer matches), the
 /// signature truncated, garbage as the signature, the signature missing.

@@ -194,11 +194,15 @@ impl Bad {
         }
     }
 
+    /// Sets the format unless one is known already.
+    #[cfg_attr(not(feature = "signatures"), allow(dead_code))]
     fn format(mut self, f: Format) -> Bad {
         self.format.get_or_insert(f);
         self
     }
 
+    /// Sets the key ID unless one is known already.
+    #[cfg_attr(not(feature = "signatures"), allow(dead_code))]
     fn key(mut self, id: impl Into<String>) -> Bad {
         self.key_id.get_or_insert(id.into());
         self

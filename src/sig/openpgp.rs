@@ -21,8 +21,7 @@ use pgp::composed::{
     CleartextSignedMessage, Deserializable, DetachedSignature, PublicOrSecret, SignedPublicKey,
 };
 use pgp::packet::{Signature, SignatureType};
-use pgp::ser::Serialize;
-use pgp::types::{KeyDetails, Tag, VerifyingKey};
+use pgp::types::{KeyDetails, Tag};
 
 /// The armor line that starts a public key block.
 const KEY_BLOCK: &str = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
@@ -340,7 +339,3 @@ pub(super) fn verify_clearsigned(content: &[u8], key: &[u8]) -> Result<Good, Bad
         ignored_lines: ignored,
     })
 }
-
-/// Keeps `Serialize` and `VerifyingKey` in use for the bounds above.
-#[allow(dead_code)]
-fn _bounds<K: VerifyingKey + Serialize>(_: &K) {}
