@@ -50,21 +50,33 @@ fn run(dir: &Path, args: &[&str]) -> Run {
     }
 }
 
+/// `mhash -c FILE --key KEY [--signature SIG] [MORE...]` in `dir`.
+fn check(dir: &Path, file: &str, key: &str, sig: Option<&str>, more: &[&str]) -> Run {
+    let mut args = vec!["-c", file, "--key", key];
+    if let Some(s) = sig {
+        args.extend(["--signature", s]);
+    }
+    args.extend(more);
+    run(dir, &args)
+}
+
+/// `mhash -c SHA256SUMS --key KEY [--signature SIG]` in `dir`.
+fn sums(dir: &Path, key: &str, sig: Option<&str>) -> Run {
+    check(dir, "SHA256SUMS", key, sig, &[])
+}
+
 /// A good signature: exit 0, `Good signature (FORMAT, key ID` on stderr,
 /// then the usual check output.
 fn good(r: &Run, file: &str, format: &str, key_id: &str) {
     assert_eq!(r.code, 0, "stderr: {}", r.err);
     let first = r.err.lines().next().unwrap_or_default();
-    assert!(
-        first.contains(&format!(": {file}: Good signature ({format}, key {key_id}")),
-        "stderr: {}",
-        r.err
-    );
+    let want = format!(": {file}: Good signature ({format}, key {key_id}");
+    assert!(first.contains(&want), "stderr: {}", r.err);
     assert_eq!(r.out, "a.txt: OK\nb.txt: OK\n");
 }
 
-/// A refused signature: exit 1, one stderr line `mhash: FILE: WORDS (FORMAT...`,
-/// nothing checked.
+/// A refused signature: exit 1, one stderr line `mhash: FILE: WORDS`
+/// (naming FORMAT where given), nothing checked.
 fn refused(r: &Run, file: &str, words: &str, format: Option<&str>) {
     assert_eq!(r.code, 1, "stdout: {} stderr: {}", r.out, r.err);
     assert_eq!(r.out, "", "nothing may be checked");
@@ -75,32 +87,52 @@ fn refused(r: &Run, file: &str, words: &str, format: Option<&str>) {
     }
 }
 
-/// Cases every format shares: the checksum file tampered (a digest's
-/// first hex digit changed: the signature no longer matches), the
-/// signature truncated, garbage as the signature, the signature missing.
-fn shared_bad_cases(dir: &Path, key: &str, sig: &str, format: &str) {
-    let sums = dir.join("SHA256SUMS");
-    let orig = std::fs::read(&sums).unwrap();
+/// [`refused`] for SHA256SUMS, its format named.
+fn refused_sums(r: &Run, words: &str, format: &str) {
+    refused(r, "SHA256SUMS", words, Some(format));
+}
+
+/// Writes `dir/to`: `dir/from` with the byte at `at(text)` changed
+/// (`A` <-> `B`, else `A`), for a tampered signature.
+fn tamper(dir: &Path, from: &str, to: &str, at: impl Fn(&str) -> usize) {
+    let s = std::fs::read_to_string(dir.join(from)).unwrap();
+    let i = at(&s);
+    let mut t = s.into_bytes();
+    t[i] = if t[i] == b'A' { b'B' } else { b'A' };
+    std::fs::write(dir.join(to), &t).unwrap();
+}
+
+/// Cases every format shares: a wrong key (`wrong`); the signature of
+/// another file (`SIG` with `other.txt` for `SHA256SUMS`); the checksum
+/// file tampered (a digest's first hex digit changed); the signature
+/// tampered (the byte at `at`, inside its encoded signature); the
+/// signature truncated, garbage or empty; the signature missing.
+fn shared_bad_cases(dir: &Path, key: &str, wrong: &str, sig: &str, format: &str, at: impl Fn(&str) -> usize) {
+    let unknown = "signature by a key not in the key file";
+    refused_sums(&sums(dir, wrong, Some(sig)), unknown, format);
+    let other = sig.replace("SHA256SUMS", "other.txt");
+    refused_sums(&sums(dir, key, Some(&other)), "BAD signature", format);
+
+    let path = dir.join("SHA256SUMS");
+    let orig = std::fs::read(&path).unwrap();
     let mut tampered = orig.clone();
     tampered[0] = if tampered[0] == b'0' { b'1' } else { b'0' };
-    std::fs::write(&sums, &tampered).unwrap();
-    refused(
-        &run(dir, &["-c", "SHA256SUMS", "--key", key, "--signature", sig]),
-        "SHA256SUMS",
-        "BAD signature",
-        Some(format),
-    );
-    std::fs::write(&sums, &orig).unwrap();
+    std::fs::write(&path, &tampered).unwrap();
+    refused_sums(&sums(dir, key, Some(sig)), "BAD signature", format);
+    std::fs::write(&path, &orig).unwrap();
+
+    tamper(dir, sig, "tampered.sig", at);
+    refused_sums(&sums(dir, key, Some("tampered.sig")), "BAD signature", format);
 
     let s = std::fs::read(dir.join(sig)).unwrap();
     std::fs::write(dir.join("trunc.sig"), &s[..s.len() / 2]).unwrap();
-    let r = run(
-        dir,
-        &["-c", "SHA256SUMS", "--key", key, "--signature", "trunc.sig"],
+    let r = sums(dir, key, Some("trunc.sig"));
+    assert_eq!(
+        (r.code, r.out.as_str(), r.err.lines().count()),
+        (1, "", 1),
+        "{}",
+        r.err
     );
-    assert_eq!(r.code, 1);
-    assert_eq!(r.out, "");
-    assert_eq!(r.err.lines().count(), 1, "{}", r.err);
     assert!(
         r.err.contains(": SHA256SUMS: ") && r.err.contains("signature"),
         "{}",
@@ -108,43 +140,62 @@ fn shared_bad_cases(dir: &Path, key: &str, sig: &str, format: &str) {
     );
 
     std::fs::write(dir.join("garbage.sig"), b"this is not a signature\n\x00\x01\x02").unwrap();
-    refused(
-        &run(
-            dir,
-            &["-c", "SHA256SUMS", "--key", key, "--signature", "garbage.sig"],
-        ),
-        "SHA256SUMS",
-        "unsupported signature",
-        None,
-    );
     std::fs::write(dir.join("empty.sig"), b"").unwrap();
+    for junk in ["garbage.sig", "empty.sig"] {
+        refused(
+            &sums(dir, key, Some(junk)),
+            "SHA256SUMS",
+            "unsupported signature",
+            None,
+        );
+    }
     refused(
-        &run(
-            dir,
-            &["-c", "SHA256SUMS", "--key", key, "--signature", "empty.sig"],
-        ),
-        "SHA256SUMS",
-        "unsupported signature",
-        None,
-    );
-    refused(
-        &run(
-            dir,
-            &["-c", "SHA256SUMS", "--key", key, "--signature", "gone.sig"],
-        ),
+        &sums(dir, key, Some("gone.sig")),
         "SHA256SUMS",
         "no signature",
         None,
     );
 }
 
+/// Standard input as the checksum file: it needs `--signature`, or a
+/// clearsigned file.
+fn stdin_cases(dir: &Path) {
+    let piped = |args: &[&str], file: &str| {
+        let o = crate::util::mhash(dir)
+            .args(args)
+            .pipe_stdin(dir.join(file))
+            .unwrap()
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            err,
+        )
+    };
+    let ok = "a.txt: OK\nb.txt: OK\n";
+    let with_sig = ["-c", "--key", "release.asc", "--signature", "SHA256SUMS.asc", "-"];
+    let (code, out, err) = piped(&with_sig, "SHA256SUMS");
+    assert_eq!((code, out.as_str()), (Some(0), ok), "{err}");
+    let (code, out, err) = piped(&["-c", "--key", "release.asc"], "SHA256SUMS");
+    assert_eq!((code, out.as_str()), (Some(1), ""), "{err}");
+    assert!(
+        err.contains(": standard input: no signature") && err.contains("--signature"),
+        "{err}"
+    );
+    let (code, out, err) = piped(&["-c", "--key", "release.asc"], "SHA256SUMS.clear");
+    assert_eq!((code, out.as_str()), (Some(0), ok), "{err}");
+}
+
 fn openpgp(set: &Path) {
     let d = copy_of(set, "openpgp");
     let dir = d.path();
     let fpr = expected(set, "openpgp", "SHA256SUMS.asc");
+    let pgp = "OpenPGP";
     // Armored key, armored detached signature found beside (SHA256SUMS.asc).
-    let r = run(dir, &["-c", "SHA256SUMS", "--key", "release.asc"]);
-    good(&r, "SHA256SUMS", "OpenPGP", &fpr);
+    let r = sums(dir, "release.asc", None);
+    good(&r, "SHA256SUMS", pgp, &fpr);
     assert!(
         r.err.contains("Release Signing <release@example.org>"),
         "{}",
@@ -153,161 +204,59 @@ fn openpgp(set: &Path) {
     // Binary key, binary signature by an RSA signing subkey.
     let sub = expected(set, "openpgp", "SHA256SUMS.rsa.sig");
     good(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "rsa.gpg",
-                "--signature",
-                "SHA256SUMS.rsa.sig",
-            ],
-        ),
+        &sums(dir, "rsa.gpg", Some("SHA256SUMS.rsa.sig")),
         "SHA256SUMS",
-        "OpenPGP",
+        pgp,
         &sub,
     );
     // ECDSA (NIST P-256).
+    let ecdsa = expected(set, "openpgp", "SHA256SUMS.ecdsa.asc");
     good(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "ecdsa.asc",
-                "--signature",
-                "SHA256SUMS.ecdsa.asc",
-            ],
-        ),
+        &sums(dir, "ecdsa.asc", Some("SHA256SUMS.ecdsa.asc")),
         "SHA256SUMS",
-        "OpenPGP",
-        &expected(set, "openpgp", "SHA256SUMS.ecdsa.asc"),
+        pgp,
+        &ecdsa,
     );
     // A keyring of two keys (binary export).
-    good(
-        &run(dir, &["-c", "SHA256SUMS", "--key", "keyring.gpg"]),
-        "SHA256SUMS",
-        "OpenPGP",
-        &fpr,
-    );
+    good(&sums(dir, "keyring.gpg", None), "SHA256SUMS", pgp, &fpr);
     // Wrong key.
-    refused(
-        &run(dir, &["-c", "SHA256SUMS", "--key", "else.asc"]),
-        "SHA256SUMS",
+    refused_sums(
+        &sums(dir, "else.asc", None),
         "signature by a key not in the key file",
-        Some("OpenPGP"),
+        pgp,
     );
     // Expired and revoked keys (gpg --verify says "Good signature" with a
     // warning for both; mhash refuses).
-    refused(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "expired.asc",
-                "--signature",
-                "SHA256SUMS.expired.asc",
-            ],
-        ),
-        "SHA256SUMS",
-        "signature by an EXPIRED key",
-        Some("OpenPGP"),
-    );
-    refused(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "revoked.asc",
-                "--signature",
-                "SHA256SUMS.revoked.asc",
-            ],
-        ),
-        "SHA256SUMS",
-        "signature by a REVOKED key",
-        Some("OpenPGP"),
-    );
-    // A signature over a different file.
-    refused(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "release.asc",
-                "--signature",
-                "other.txt.asc",
-            ],
-        ),
-        "SHA256SUMS",
-        "BAD signature",
-        Some("OpenPGP"),
-    );
-    // Tampered signature: a byte inside the armored base64 changed.
-    let s = std::fs::read_to_string(dir.join("SHA256SUMS.asc")).unwrap();
-    let body = s.find("\n\n").unwrap() + 2 + 40;
-    let mut t = s.into_bytes();
-    t[body] = if t[body] == b'A' { b'B' } else { b'A' };
-    std::fs::write(dir.join("tampered.asc"), &t).unwrap();
-    let r = run(
-        dir,
-        &[
-            "-c",
-            "SHA256SUMS",
-            "--key",
-            "release.asc",
-            "--signature",
-            "tampered.asc",
-        ],
-    );
-    assert_eq!(
-        (r.code, r.out.as_str(), r.err.lines().count()),
-        (1, "", 1),
-        "{}",
-        r.err
-    );
-    assert!(
-        r.err.contains(": SHA256SUMS: BAD signature (OpenPGP"),
-        "{}",
-        r.err
-    );
-    shared_bad_cases(dir, "release.asc", "SHA256SUMS.asc", "OpenPGP");
+    let r = sums(dir, "expired.asc", Some("SHA256SUMS.expired.asc"));
+    refused_sums(&r, "signature by an EXPIRED key", pgp);
+    let r = sums(dir, "revoked.asc", Some("SHA256SUMS.revoked.asc"));
+    refused_sums(&r, "signature by a REVOKED key", pgp);
+    // --status: nothing printed for a good one; the refusal still is.
+    let r = check(dir, "SHA256SUMS", "release.asc", None, &["--status"]);
+    assert_eq!((r.code, r.out.as_str(), r.err.as_str()), (0, "", ""));
+    let r = check(dir, "SHA256SUMS", "else.asc", None, &["--status"]);
+    refused_sums(&r, "signature by a key not in the key file", pgp);
+    // (A byte inside the armored base64.)
+    let at = |s: &str| s.find("\n\n").unwrap() + 42;
+    shared_bad_cases(dir, "release.asc", "else.asc", "SHA256SUMS.asc", pgp, at);
 
     // Clearsigned: only the signed block is read.
-    good(
-        &run(dir, &["-c", "SHA256SUMS.clear", "--key", "release.asc"]),
-        "SHA256SUMS.clear",
-        "OpenPGP",
-        &expected(set, "openpgp", "SHA256SUMS.clear"),
-    );
+    let clear_fpr = expected(set, "openpgp", "SHA256SUMS.clear");
+    let r = check(dir, "SHA256SUMS.clear", "release.asc", None, &[]);
+    good(&r, "SHA256SUMS.clear", pgp, &clear_fpr);
     // Lines added outside the block are not checked, and said so.
     let clear = std::fs::read_to_string(dir.join("SHA256SUMS.clear")).unwrap();
     let evil = "0000000000000000000000000000000000000000000000000000000000000000  a.txt\n";
     std::fs::write(dir.join("added.clear"), format!("{evil}{clear}{evil}")).unwrap();
-    let r = run(dir, &["-c", "added.clear", "--key", "release.asc"]);
+    let r = check(dir, "added.clear", "release.asc", None, &[]);
     assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(r.out, "a.txt: OK\nb.txt: OK\n");
-    assert!(
-        r.err
-            .contains(": added.clear: 2 lines outside the signed block ignored, not checked"),
-        "{}",
-        r.err
-    );
+    let note = ": added.clear: 2 lines outside the signed block ignored, not checked";
+    assert!(r.err.contains(note), "{}", r.err);
     // A changed line inside the block breaks the signature.
     std::fs::write(dir.join("inside.clear"), clear.replacen("  a.txt", "  b.txt", 1)).unwrap();
-    refused(
-        &run(dir, &["-c", "inside.clear", "--key", "release.asc"]),
-        "inside.clear",
-        "BAD signature",
-        Some("OpenPGP"),
-    );
+    let r = check(dir, "inside.clear", "release.asc", None, &[]);
+    refused(&r, "inside.clear", "BAD signature", Some(pgp));
     // Without --key, the clearsigned file is read as before (armor skipped).
     let r = run(dir, &["-c", "SHA256SUMS.clear"]);
     assert_eq!(
@@ -316,89 +265,17 @@ fn openpgp(set: &Path) {
         "{}",
         r.err
     );
-    // Standard input: needs --signature, or clearsigned.
-    let r = crate::util::mhash(dir)
-        .args(["-c", "--key", "release.asc", "--signature", "SHA256SUMS.asc", "-"])
-        .pipe_stdin(dir.join("SHA256SUMS"))
-        .unwrap()
-        .output()
-        .unwrap();
-    assert_eq!(r.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&r.stdout), "a.txt: OK\nb.txt: OK\n");
-    let r = crate::util::mhash(dir)
-        .args(["-c", "--key", "release.asc"])
-        .pipe_stdin(dir.join("SHA256SUMS"))
-        .unwrap()
-        .output()
-        .unwrap();
-    assert_eq!(r.status.code(), Some(1));
-    assert_eq!(r.stdout, b"");
-    let e = String::from_utf8_lossy(&r.stderr);
-    assert!(
-        e.contains(": standard input: no signature") && e.contains("--signature"),
-        "{e}"
-    );
-    let r = crate::util::mhash(dir)
-        .args(["-c", "--key", "release.asc"])
-        .pipe_stdin(dir.join("SHA256SUMS.clear"))
-        .unwrap()
-        .output()
-        .unwrap();
-    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    stdin_cases(dir);
 }
 
 fn minisign(set: &Path) {
     let d = copy_of(set, "minisign");
     let dir = d.path();
     let id = expected(set, "minisign", "minisign.pub");
-    let r = run(dir, &["-c", "SHA256SUMS", "--key", "minisign.pub"]);
-    good(&r, "SHA256SUMS", "minisign", &id);
+    let ms = "minisign";
+    let r = sums(dir, "minisign.pub", None);
+    good(&r, "SHA256SUMS", ms, &id);
     assert!(r.err.contains("release 1.0"), "the trusted comment: {}", r.err);
-    refused(
-        &run(dir, &["-c", "SHA256SUMS", "--key", "else.pub"]),
-        "SHA256SUMS",
-        "signature by a key not in the key file",
-        Some("minisign"),
-    );
-    refused(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "minisign.pub",
-                "--signature",
-                "other.txt.minisig",
-            ],
-        ),
-        "SHA256SUMS",
-        "BAD signature",
-        Some("minisign"),
-    );
-    // Tampered signature: a byte of the signature line (past "Ed" and the
-    // key number) changed.
-    let s = std::fs::read_to_string(dir.join("SHA256SUMS.minisig")).unwrap();
-    let at = s.find('\n').unwrap() + 1 + 30;
-    let mut t = s.into_bytes();
-    t[at] = if t[at] == b'A' { b'B' } else { b'A' };
-    std::fs::write(dir.join("tampered.minisig"), &t).unwrap();
-    refused(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "minisign.pub",
-                "--signature",
-                "tampered.minisig",
-            ],
-        ),
-        "SHA256SUMS",
-        "BAD signature",
-        Some("minisign"),
-    );
     // The trusted comment is signed too.
     let s = std::fs::read_to_string(dir.join("SHA256SUMS.minisig")).unwrap();
     std::fs::write(
@@ -406,31 +283,17 @@ fn minisign(set: &Path) {
         s.replace("release 1.0", "release 2.0"),
     )
     .unwrap();
-    refused(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "minisign.pub",
-                "--signature",
-                "comment.minisig",
-            ],
-        ),
-        "SHA256SUMS",
+    refused_sums(
+        &sums(dir, "minisign.pub", Some("comment.minisig")),
         "BAD signature",
-        Some("minisign"),
+        ms,
     );
-    shared_bad_cases(dir, "minisign.pub", "SHA256SUMS.minisig", "minisign");
+    // (A byte of the signature line past "Ed" and the key number.)
+    let at = |s: &str| s.find('\n').unwrap() + 31;
+    shared_bad_cases(dir, "minisign.pub", "else.pub", "SHA256SUMS.minisig", ms, at);
     // An OpenPGP key for a minisign signature: refused, one line.
     std::fs::copy(set.join("openpgp/release.asc"), dir.join("pgp.asc")).unwrap();
-    refused(
-        &run(dir, &["-c", "SHA256SUMS", "--key", "pgp.asc"]),
-        "SHA256SUMS",
-        "unsupported signature",
-        Some("minisign"),
-    );
+    refused_sums(&sums(dir, "pgp.asc", None), "unsupported signature", ms);
 }
 
 /// signify's key number, read from the public key signify wrote: bytes
@@ -438,9 +301,8 @@ fn minisign(set: &Path) {
 fn signify_keynum(pubfile: &Path) -> String {
     use base64::Engine;
     let text = std::fs::read_to_string(pubfile).unwrap();
-    let b = base64::engine::general_purpose::STANDARD
-        .decode(text.lines().nth(1).unwrap())
-        .unwrap();
+    let line = text.lines().nth(1).unwrap();
+    let b = base64::engine::general_purpose::STANDARD.decode(line).unwrap();
     format!("{:016X}", u64::from_le_bytes(b[2..10].try_into().unwrap()))
 }
 
@@ -448,100 +310,35 @@ fn signify(set: &Path) {
     let d = copy_of(set, "signify");
     let dir = d.path();
     let id = signify_keynum(&dir.join("signify.pub"));
-    good(
-        &run(dir, &["-c", "SHA256SUMS", "--key", "signify.pub"]),
-        "SHA256SUMS",
-        "signify",
-        &id,
-    );
+    let sf = "signify";
+    good(&sums(dir, "signify.pub", None), "SHA256SUMS", sf, &id);
     // An embedded signature (signify -S -e, as OpenBSD's SHA256.sig).
     good(
-        &run(dir, &["-c", "SHA256.sig", "--key", "signify.pub"]),
+        &check(dir, "SHA256.sig", "signify.pub", None, &[]),
         "SHA256.sig",
-        "signify",
+        sf,
         &id,
     );
     let emb = std::fs::read_to_string(dir.join("SHA256.sig")).unwrap();
     std::fs::write(dir.join("SHA256.sig"), emb.replacen("  a.txt", "  b.txt", 1)).unwrap();
-    refused(
-        &run(dir, &["-c", "SHA256.sig", "--key", "signify.pub"]),
-        "SHA256.sig",
-        "BAD signature",
-        Some("signify"),
-    );
-    refused(
-        &run(dir, &["-c", "SHA256SUMS", "--key", "else.pub"]),
-        "SHA256SUMS",
-        "signature by a key not in the key file",
-        Some("signify"),
-    );
-    refused(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "signify.pub",
-                "--signature",
-                "other.txt.sig",
-            ],
-        ),
-        "SHA256SUMS",
-        "BAD signature",
-        Some("signify"),
-    );
-    let s = std::fs::read_to_string(dir.join("SHA256SUMS.sig")).unwrap();
-    let at = s.find('\n').unwrap() + 1 + 40;
-    let mut t = s.into_bytes();
-    t[at] = if t[at] == b'A' { b'B' } else { b'A' };
-    std::fs::write(dir.join("tampered.sig"), &t).unwrap();
-    refused(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "signify.pub",
-                "--signature",
-                "tampered.sig",
-            ],
-        ),
-        "SHA256SUMS",
-        "BAD signature",
-        Some("signify"),
-    );
-    shared_bad_cases(dir, "signify.pub", "SHA256SUMS.sig", "signify");
+    let r = check(dir, "SHA256.sig", "signify.pub", None, &[]);
+    refused(&r, "SHA256.sig", "BAD signature", Some(sf));
+    let at = |s: &str| s.find('\n').unwrap() + 41;
+    shared_bad_cases(dir, "signify.pub", "else.pub", "SHA256SUMS.sig", sf, at);
 }
 
 fn ssh(set: &Path) {
     let d = copy_of(set, "ssh");
     let dir = d.path();
     let ed = expected(set, "ssh", "ed25519");
-    let r = run(dir, &["-c", "SHA256SUMS", "--key", "allowed_signers"]);
+    let r = sums(dir, "allowed_signers", None);
     good(&r, "SHA256SUMS", "SSH", &ed);
     assert!(r.err.contains("\"release@example.org\""), "{}", r.err);
-    good(
-        &run(dir, &["-c", "SHA256SUMS", "--key", "release.pub"]),
-        "SHA256SUMS",
-        "SSH",
-        &ed,
-    );
+    good(&sums(dir, "release.pub", None), "SHA256SUMS", "SSH", &ed);
     for k in ["ecdsa", "rsa"] {
         let sig = format!("SHA256SUMS.{k}.sig");
         good(
-            &run(
-                dir,
-                &[
-                    "-c",
-                    "SHA256SUMS",
-                    "--key",
-                    "allowed_signers",
-                    "--signature",
-                    &sig,
-                ],
-            ),
+            &sums(dir, "allowed_signers", Some(&sig)),
             "SHA256SUMS",
             "SSH",
             &expected(set, "ssh", k),
@@ -549,92 +346,20 @@ fn ssh(set: &Path) {
     }
     // Signed for another namespace: refused unless --namespace says it;
     // then the allowed-signers line (namespaces="file") refuses it.
-    let ns = [
-        "-c",
-        "SHA256SUMS",
-        "--key",
-        "allowed_signers",
-        "--signature",
-        "SHA256SUMS.git-namespace.sig",
-    ];
-    refused(&run(dir, &ns), "SHA256SUMS", "BAD signature", Some("SSH"));
-    let r = run(dir, &[&ns[..], &["--namespace", "git"]].concat());
-    refused(
-        &r,
-        "SHA256SUMS",
+    let git = Some("SHA256SUMS.git-namespace.sig");
+    refused_sums(&sums(dir, "allowed_signers", git), "BAD signature", "SSH");
+    let r = check(dir, "SHA256SUMS", "allowed_signers", git, &["--namespace", "git"]);
+    refused_sums(&r, "signature by a key not in the key file", "SSH");
+    let r = check(dir, "SHA256SUMS", "release.pub", git, &["--namespace", "git"]);
+    good(&r, "SHA256SUMS", "SSH", &ed);
+    refused_sums(
+        &sums(dir, "else.pub", None),
         "signature by a key not in the key file",
-        Some("SSH"),
-    );
-    good(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "release.pub",
-                "--signature",
-                "SHA256SUMS.git-namespace.sig",
-                "--namespace",
-                "git",
-            ],
-        ),
-        "SHA256SUMS",
         "SSH",
-        &ed,
     );
-    refused(
-        &run(dir, &["-c", "SHA256SUMS", "--key", "else.pub"]),
-        "SHA256SUMS",
-        "signature by a key not in the key file",
-        Some("SSH"),
-    );
-    refused(
-        &run(
-            dir,
-            &[
-                "-c",
-                "SHA256SUMS",
-                "--key",
-                "allowed_signers",
-                "--signature",
-                "other.txt.sig",
-            ],
-        ),
-        "SHA256SUMS",
-        "BAD signature",
-        Some("SSH"),
-    );
-    // Tampered signature: the last byte of the signature blob, inside
-    // the base64 before the END line.
-    let s = std::fs::read_to_string(dir.join("SHA256SUMS.sig")).unwrap();
-    let at = s.find("-----END").unwrap() - 6;
-    let mut t = s.into_bytes();
-    t[at] = if t[at] == b'A' { b'B' } else { b'A' };
-    std::fs::write(dir.join("tampered.sig"), &t).unwrap();
-    let r = run(
-        dir,
-        &[
-            "-c",
-            "SHA256SUMS",
-            "--key",
-            "allowed_signers",
-            "--signature",
-            "tampered.sig",
-        ],
-    );
-    assert_eq!(
-        (r.code, r.out.as_str(), r.err.lines().count()),
-        (1, "", 1),
-        "{}",
-        r.err
-    );
-    assert!(
-        r.err.contains(": SHA256SUMS: ") && r.err.contains("signature"),
-        "{}",
-        r.err
-    );
-    shared_bad_cases(dir, "allowed_signers", "SHA256SUMS.sig", "SSH");
+    // (A byte of the signature blob, in the base64 before the END line.)
+    let at = |s: &str| s.find("-----END").unwrap() - 6;
+    shared_bad_cases(dir, "allowed_signers", "else.pub", "SHA256SUMS.sig", "SSH", at);
 }
 
 #[test]

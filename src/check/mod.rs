@@ -407,9 +407,13 @@ fn signed_text(
     msg.extend_from_slice(b": ");
     match sig::verify(&content, &req) {
         Ok(good) => {
+            // `--status` prints nothing for a good run: nor this line.
+            let say = job.verbosity != Verbosity::Status;
             msg.extend_from_slice(good.to_string().as_bytes());
-            con.error_msg(&msg);
-            if good.ignored_lines > 0 {
+            if say {
+                con.error_msg(&msg);
+            }
+            if good.ignored_lines > 0 && say {
                 let mut note = named(con);
                 let n = good.ignored_lines;
                 let s = if n == 1 { "line" } else { "lines" };
