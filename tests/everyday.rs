@@ -940,3 +940,36 @@ fn recursive_matches_gnu_sha256sum_over_find_sorted() {
         );
     }
 }
+
+#[test]
+fn dash_h_is_help_in_the_native_face_only() {
+    let d = TempDir::new().unwrap();
+    let help = mhash(d.path()).arg("--help").output().unwrap();
+    let h = mhash(d.path()).arg("-h").output().unwrap();
+    assert!(h.status.success() && h.stdout == help.stdout, "{h:?}");
+    // GNU's names refuse -h, as GNU 9.1 does (compared after the name).
+    if !util::gnu_available("sha256sum -h") {
+        return;
+    }
+    let ours = util::named(d.path(), "sha256sum").arg("-h").output().unwrap();
+    let gbin = d.path().join(".gnu");
+    util::gnu_link(&gbin, "sha256sum");
+    let theirs = util::command("sha256sum")
+        .env("PATH", &gbin)
+        .arg("-h")
+        .output()
+        .unwrap();
+    assert_eq!(ours.status.code(), theirs.status.code());
+    assert_eq!(ours.stdout, theirs.stdout);
+    assert_eq!(ours.stderr, theirs.stderr);
+}
+
+#[test]
+fn b3sum_version_says_it_is_mhash() {
+    let d = TempDir::new().unwrap();
+    let out = util::named(d.path(), "b3sum").arg("--version").output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("b3sum (mhash) {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}

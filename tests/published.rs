@@ -355,3 +355,152 @@ fn files_that_cannot_be_verified_fail_loudly() {
     assert_eq!(out.status.code(), Some(1));
     assert!(!String::from_utf8_lossy(&out.stdout).contains(": OK"), "{out:?}");
 }
+
+/// Copies the Perl shasum fixtures (tests/data/shasum, see its
+/// SOURCES.md) into a scratch directory.
+fn shasum_fixtures() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shasum");
+    for e in fs::read_dir(&src).unwrap() {
+        let e = e.unwrap();
+        fs::copy(e.path(), d.path().join(e.file_name())).unwrap();
+    }
+    d
+}
+
+#[test]
+fn perl_shasum_universal_and_bits_lines() {
+    // Perl shasum's `HEX UNAME` (-U, universal newlines) and `HEX ^NAME`
+    // (-0, BITS) lines (shasum 6.02's verify regex `[ \t]([ *^U])(.+)`),
+    // recorded by shasum itself (tests/data/shasum/SOURCES.md).
+    let d = shasum_fixtures();
+    let out = mhash(d.path()).args(["-c", "SHASUMS"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.ends_with(": OK")).count(),
+        40,
+        "{stdout}"
+    );
+    // Where shasum is installed: fresh lines over a new file, and a
+    // tampered digest fails.
+    if Command::new("shasum").arg("--version").output().is_err() {
+        eprintln!("SKIP: no shasum: the recorded lines only");
+        return;
+    }
+    fs::write(d.path().join("new"), b"1\r\n0\r1\n\r").unwrap();
+    let mut lines = Vec::new();
+    for (a, mode) in [("256", "-U"), ("512", "-0"), ("1", "-0"), ("384", "-U")] {
+        let o = Command::new("shasum")
+            .args(["-a", a, mode, "new"])
+            .current_dir(d.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        lines.extend_from_slice(&o.stdout);
+    }
+    checks(
+        d.path(),
+        "fresh.txt",
+        &lines,
+        "new: OK (SHA256)\nnew: OK (SHA512)\nnew: OK (SHA1)\nnew: OK (SHA384)\n",
+    );
+    let mut bad = lines.clone();
+    bad[0] = if bad[0] == b'0' { b'1' } else { b'0' };
+    fs::write(d.path().join("bad.txt"), &bad).unwrap();
+    let out = mhash(d.path()).args(["-c", "bad.txt"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("new: FAILED"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_name_beginning_with_u_keeps_gnus_reading() {
+    // `HEX Uf` is GNU's one-space form naming `Uf` when `Uf` exists.
+    let d = release(&["Uf", "f"]);
+    checks(
+        d.path(),
+        "l.txt",
+        format!("{SHA256_ABC} Uf\n").as_bytes(),
+        "Uf: OK\n",
+    );
+}
+
+#[test]
+fn gpg_print_md_records() {
+    // GnuPG's `gpg --print-md ALGO FILE...` (g10/gpg.c print_hex/print_mds;
+    // Apache projects publish it as `x.tar.gz.sha512`): upper-case groups
+    // of 8 hex digits (4 for SHA-1, 2 for MD5), wrapped with indentation; a
+    // long name puts the groups on the next lines. gpg's own output where
+    // it is installed, else the layout gpg 2.2.40 wrote for "abc".
+    let long = "apache-thing-1.2.3-source-release.tar.gz";
+    let d = release(&["abc", long]);
+    let gpg = |algo: &str| -> Option<Vec<u8>> {
+        let home = tempfile::tempdir().ok()?;
+        let o = Command::new("gpg")
+            .arg("--homedir")
+            .arg(home.path())
+            .args(["--print-md", algo, "abc", long])
+            .current_dir(d.path())
+            .output()
+            .ok()?;
+        o.status.success().then_some(o.stdout)
+    };
+    let recorded_512 = format!(
+        "abc: DDAF35A1 93617ABA CC417349 AE204131 12E6FA4E 89A97EA2 0A9EEEE6 4B55D39A\n     \
+         2192992A 274FC1A8 36BA3C23 A3FEEBBD 454D4423 643CE80E 2A9AC94F A54CA49F\n\
+         {long}: \nDDAF35A1 93617ABA CC417349 AE204131 12E6FA4E 89A97EA2 0A9EEEE6 4B55D39A 2192992A\n \
+         274FC1A8 36BA3C23 A3FEEBBD 454D4423 643CE80E 2A9AC94F A54CA49F\n"
+    );
+    let want = format!("abc: OK\n{long}: OK\n");
+    checks(
+        d.path(),
+        &format!("{long}.sha512"),
+        &gpg("SHA512").unwrap_or(recorded_512.into_bytes()),
+        &want,
+    );
+    let recorded_md5 = format!(
+        "abc: 90 01 50 98 3C D2 4F B0  D6 96 3F 7D 28 E1 7F 72\n{long}: 90 01 50 98 3C D2 4F B0  D6 96 3F 7D 28 E1 7F 72\n"
+    );
+    checks(
+        d.path(),
+        "sums.md5",
+        &gpg("MD5").unwrap_or(recorded_md5.into_bytes()),
+        &want,
+    );
+    let recorded_256 = format!(
+        "abc: BA7816BF 8F01CFEA 414140DE 5DAE2223 B00361A3 96177A9C B410FF61 F20015AD\n\
+         {long}: \nBA7816BF 8F01CFEA 414140DE 5DAE2223 B00361A3 96177A9C B410FF61 F20015AD\n"
+    );
+    checks(
+        d.path(),
+        "digests.txt",
+        &gpg("SHA256").unwrap_or(recorded_256.into_bytes()),
+        &want,
+    );
+    // `gpg --print-md '*'`: every algorithm, each named (RMD160, which
+    // mhash has not, is an improperly formatted line).
+    let star = "abc:    MD5 = 90 01 50 98 3C D2 4F B0  D6 96 3F 7D 28 E1 7F 72\n\
+                abc:   SHA1 = A999 3E36 4706 816A BA3E  2571 7850 C26C 9CD0 D89D\n\
+                abc: RMD160 = 8EB2 08F7 E05D 987A 9B04  4A8E 98C6 B087 F15A 0BFC\n\
+                abc: SHA256 = BA7816BF 8F01CFEA 414140DE 5DAE2223 B00361A3 96177A9C B410FF61\n              \
+                F20015AD\n";
+    fs::write(d.path().join("star.txt"), star).unwrap();
+    let out = mhash(d.path()).args(["-c", "star.txt"]).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "abc: OK (MD5)\nabc: OK (SHA1)\nabc: OK (SHA256)\n"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("WARNING: 1 line is improperly formatted"),
+        "{out:?}"
+    );
+    // A tampered group fails.
+    let bad = "abc: BA7816BF 8F01CFEA 414140DE 5DAE2223 B00361A3 96177A9C B410FF61 F20015AE\n";
+    fs::write(d.path().join("bad.txt"), bad).unwrap();
+    let out = mhash(d.path()).args(["-c", "bad.txt"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "abc: FAILED\n");
+}

@@ -8,6 +8,7 @@
 //! in [`table`]: a variant, a row, a backend list, known-answer vectors.
 
 mod backends;
+pub mod bits;
 pub mod cpu;
 mod kernels;
 pub mod lanes;

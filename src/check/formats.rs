@@ -19,6 +19,7 @@
 //!   (`kubectl.sha256` -> `kubectl`, beside it).
 
 use crate::algo::AlgoKind;
+use crate::algo::bits::ShasumMode;
 use std::io::{self, Read};
 
 /// Where a reader is in an OpenPGP cleartext-signed file.
@@ -175,6 +176,181 @@ pub fn lone_digest(l: &[u8]) -> bool {
     t.len() >= 8
         && t.iter()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+}
+
+/// Perl `shasum`'s line for a universal-newline or BITS reading
+/// (`shasum -U f` writes `HEX Uf`, `shasum -0 f` writes `HEX ^f`; its
+/// `verify` reads `^[ \t]*(\\?)([\da-fA-F]+)[ \t]([ *^U])(.+)`): the line
+/// in GNU's form (`HEX  f`) and the mode. GNU reads the same line as the
+/// one-space form naming `Uf`, so it is taken as shasum's only when
+/// `exists` says `f` is there and `Uf` is not (a name beginning with `U`,
+/// as `md5 -r` writes `Uninstall.exe`, keeps GNU's reading).
+pub fn shasum_mode(l: &[u8], exists: impl Fn(&[u8]) -> bool) -> Option<(Vec<u8>, ShasumMode)> {
+    let (escaped, body) = match l.strip_prefix(b"\\") {
+        Some(rest) => (true, rest),
+        None => (false, l),
+    };
+    let hex = body.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    if ![40, 56, 64, 96, 128].contains(&hex) {
+        return None;
+    }
+    let rest = &body[hex..];
+    let mode = match rest.get(..2)? {
+        b" U" | b"\tU" => ShasumMode::Universal,
+        b" ^" | b"\t^" => ShasumMode::Bits,
+        _ => return None,
+    };
+    let name = &rest[2..];
+    if name.is_empty() {
+        return None;
+    }
+    let unescape = |n: &[u8]| {
+        if escaped {
+            crate::text::escape::unescape(n)
+        } else {
+            Some(n.to_vec())
+        }
+    };
+    let (plain, marked) = (unescape(name)?, unescape(&rest[1..])?);
+    if !exists(&plain) || exists(&marked) {
+        return None;
+    }
+    let mut line = Vec::with_capacity(l.len() + 1);
+    if escaped {
+        line.push(b'\\');
+    }
+    line.extend_from_slice(&body[..hex]);
+    line.extend_from_slice(b"  ");
+    line.extend_from_slice(name);
+    Some((line, mode))
+}
+
+/// GnuPG's `gpg --print-md ALGO FILE...` records (Apache projects publish
+/// them as `x.tar.gz.sha512`): `NAME: ` and the digest in upper-case
+/// groups of 2, 4 or 8 hex digits, wrapped onto indented lines (a long
+/// name puts all the groups on the lines after it); `gpg --print-md '*'`
+/// writes `NAME: ALGO = GROUPS`. Lines are gathered with [`PrintMd::line`]
+/// and each finished record comes back as a GNU line (`HEX  NAME`, or
+/// `ALGO (NAME) = HEX` when it names its algorithm).
+#[derive(Debug, Default)]
+pub struct PrintMd {
+    /// The record being gathered.
+    open: Option<MdRecord>,
+}
+
+/// One `gpg --print-md` record, as far as it has been read.
+#[derive(Debug)]
+struct MdRecord {
+    /// Its first line's number.
+    at: u64,
+    /// The file's name.
+    name: Vec<u8>,
+    /// The algorithm's name, when the record gives it (`--print-md '*'`).
+    algo: Option<Vec<u8>>,
+    /// The digest's hex digits so far.
+    hex: Vec<u8>,
+}
+
+impl PrintMd {
+    /// Takes line `l` (number `at`) into the open record, or starts a
+    /// record with it. Returns the record it ended, if any (its first
+    /// line's number and the GNU line), and whether `l` was taken (if
+    /// not, it is to be read as it is, after that record).
+    pub fn line(&mut self, l: &[u8], at: u64) -> (Option<(u64, Vec<u8>)>, bool) {
+        if let Some(MdRecord { hex, .. }) = &mut self.open
+            && hex.len() < 128
+            && let Some(more) = md_groups(l)
+        {
+            hex.extend_from_slice(&more);
+            return (None, true);
+        }
+        let finished = self.finish();
+        if let Some(record) = md_start(l, at) {
+            self.open = Some(record);
+            return (finished, true);
+        }
+        (finished, false)
+    }
+
+    /// The open record, ended, as a GNU checksum line with its first
+    /// line's number (at the end of the checksum file, or before a line
+    /// that is not part of it).
+    pub fn finish(&mut self) -> Option<(u64, Vec<u8>)> {
+        let MdRecord { at, name, algo, hex } = self.open.take()?;
+        let escape = crate::text::escape::needs_escape(&name);
+        let mut shown = Vec::new();
+        if escape {
+            crate::text::escape::escape_into(&mut shown, &name);
+        } else {
+            shown.extend_from_slice(&name);
+        }
+        let mut out = Vec::with_capacity(shown.len() + hex.len() + 16);
+        if escape {
+            out.push(b'\\');
+        }
+        match algo {
+            Some(tag) => {
+                out.extend_from_slice(&tag);
+                out.extend_from_slice(b" (");
+                out.extend_from_slice(&shown);
+                out.extend_from_slice(b") = ");
+                out.extend_from_slice(&hex);
+            }
+            None => {
+                out.extend_from_slice(&hex);
+                out.extend_from_slice(b"  ");
+                out.extend_from_slice(&shown);
+            }
+        }
+        Some((at, out))
+    }
+}
+
+/// The hex of a line made only of print-md groups (upper-case hex, even
+/// lengths 2 to 8, separated by blanks), or `None`.
+fn md_groups(l: &[u8]) -> Option<Vec<u8>> {
+    let mut hex = Vec::new();
+    for g in l.split(|&b| b == b' ' || b == b'\t').filter(|g| !g.is_empty()) {
+        if !matches!(g.len(), 2 | 4 | 8) || !g.iter().all(|b| matches!(b, b'0'..=b'9' | b'A'..=b'F')) {
+            return None;
+        }
+        hex.extend_from_slice(g);
+    }
+    (!hex.is_empty()).then_some(hex)
+}
+
+/// A record's first line: `NAME: GROUPS`, `NAME: ` (the groups follow),
+/// or `NAME: ALGO = GROUPS`; the last `: ` after which the rest fits
+/// ends the name.
+fn md_start(l: &[u8], at: u64) -> Option<MdRecord> {
+    let record = |name: &[u8], algo: Option<&[u8]>, hex| MdRecord {
+        at,
+        name: name.to_vec(),
+        algo: algo.map(<[u8]>::to_vec),
+        hex,
+    };
+    let mut at = l.len();
+    while let Some(p) = l[..at].windows(2).rposition(|w| w == b": ") {
+        at = p;
+        if p == 0 {
+            return None;
+        }
+        let (name, rest) = (&l[..p], &l[p + 2..]);
+        if rest.iter().all(|&b| b == b' ') {
+            return Some(record(name, None, Vec::new()));
+        }
+        if let Some(hex) = md_groups(rest) {
+            return Some(record(name, None, hex));
+        }
+        let trimmed = rest.trim_ascii_start();
+        if let Some(eq) = trimmed.windows(3).position(|w| w == b" = ")
+            && trimmed[..eq].iter().all(|b| b.is_ascii_alphanumeric())
+            && let Some(hex) = md_groups(&trimmed[eq + 3..])
+        {
+            return Some(record(name, Some(&trimmed[..eq]), hex));
+        }
+    }
+    None
 }
 
 /// Decodes UTF-16 (little- or big-endian, as the byte-order mark said) to
@@ -369,5 +545,72 @@ mod tests {
         assert_eq!(subject_of(b"a.d/sums"), None);
         assert!(lone_digest(b"e3b0c44298fc1c149afbf4c8996fb924"));
         assert!(!lone_digest(b"e3b0c44298fc1c149afbf4c8996fb924  x"));
+    }
+
+    #[test]
+    fn print_md_records_become_gnu_lines() {
+        let mut md = PrintMd::default();
+        // A name with ": " in it; the last `: ` before the groups ends it.
+        assert_eq!(
+            md.line(b"a: b: 90 01 50 98 3C D2 4F B0  D6 96 3F 7D 28 E1 7F 72", 1),
+            (None, true)
+        );
+        assert_eq!(
+            md.line(b"x  y", 2),
+            (
+                Some((
+                    1,
+                    b"90015098"
+                        .iter()
+                        .chain(b"3CD24FB0D6963F7D28E17F72  a: b")
+                        .copied()
+                        .collect()
+                )),
+                false
+            )
+        );
+        // Lower-case hex and odd groups are not print-md.
+        assert_eq!(md.line(b"f: abcd abcd", 3), (None, false));
+        assert_eq!(md.line(b"f: ABC", 4), (None, false));
+        // A name needing escapes is written escaped.
+        assert_eq!(
+            md.line(b"a\\b: 90015098 3CD24FB0 D6963F7D 28E17F72", 5),
+            (None, true)
+        );
+        assert_eq!(
+            md.finish(),
+            Some((
+                5,
+                b"\\90015098"
+                    .iter()
+                    .chain(b"3CD24FB0D6963F7D28E17F72  a\\\\b")
+                    .copied()
+                    .collect()
+            ))
+        );
+        assert_eq!(md.finish(), None);
+    }
+
+    #[test]
+    fn shasum_mode_lines() {
+        let sha1 = "a9993e364706816aba3e25717850c26c9cd0d89d";
+        let exists = |n: &[u8]| n == b"f";
+        assert_eq!(
+            shasum_mode(format!("{sha1} Uf").as_bytes(), exists),
+            Some((format!("{sha1}  f").into_bytes(), ShasumMode::Universal))
+        );
+        assert_eq!(
+            shasum_mode(format!("{sha1} ^f").as_bytes(), exists),
+            Some((format!("{sha1}  f").into_bytes(), ShasumMode::Bits))
+        );
+        // `Uf` itself exists, or `f` does not: GNU's reading.
+        assert_eq!(
+            shasum_mode(format!("{sha1} Uf").as_bytes(), |n: &[u8]| n == b"Uf"
+                || n == b"f"),
+            None
+        );
+        assert_eq!(shasum_mode(format!("{sha1} Ug").as_bytes(), exists), None);
+        // An MD5-length digest: shasum writes none.
+        assert_eq!(shasum_mode(b"900150983cd24fb0d6963f7d28e17f72 Uf", exists), None);
     }
 }

@@ -114,6 +114,8 @@ struct Listed {
     subject: bool,
     /// `--audit`: where the file is read (`DIR/NAME`); else `name`.
     path: Option<Vec<u8>>,
+    /// Perl shasum's `U` or `^` line: the file is read that way.
+    shasum: Option<crate::algo::bits::ShasumMode>,
 }
 
 impl Listed {
@@ -186,7 +188,9 @@ fn verify(mut listed: Listed, buf: &mut io::ReadBuf, mode: IoMode) -> Event {
         mode,
         ..Default::default()
     };
-    let result = if listed.source() == b"-" && !listed.alternatives.is_empty() {
+    let result = if let Some(m) = listed.shasum {
+        shasum_digest(&name, listed.algo, m, buf).map(|d| d == listed.expected)
+    } else if listed.source() == b"-" && !listed.alternatives.is_empty() {
         // Standard input can be read only once: every candidate at once.
         let mut algos = vec![listed.algo];
         algos.extend(&listed.alternatives);
@@ -199,6 +203,29 @@ fn verify(mut listed: Listed, buf: &mut io::ReadBuf, mode: IoMode) -> Event {
         })
     };
     Event::Verified { listed, result }
+}
+
+/// The digest of the input `name` read as Perl shasum's mode `m` says.
+///
+/// # Errors
+/// Opening or reading failed; `InvalidInput` for a BITS line whose
+/// algorithm shasum does not compute (`-a md5` with a `^` line).
+fn shasum_digest(
+    name: &OsStr,
+    algo: Algorithm,
+    m: crate::algo::bits::ShasumMode,
+    buf: &mut io::ReadBuf,
+) -> std::io::Result<Vec<u8>> {
+    let mut hasher = crate::algo::bits::shasum_hasher(algo, m)
+        .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+    let mut total = 0;
+    if name == "-" {
+        io::feed(&mut crate::os::stdin_reader(), hasher.as_mut(), buf, &mut total)?;
+    } else {
+        let mut f = crate::os::open_input(std::path::Path::new(name), false, false)?;
+        io::feed(&mut f, hasher.as_mut(), buf, &mut total)?;
+    }
+    Ok(hasher.finalize())
 }
 
 /// Verifies every line of the checksum file `checkfile` (`-` = stdin).
@@ -285,6 +312,9 @@ fn check_file_with(
         ahead: None,
         prev: None,
         prep: native.then(formats::Prepare::new),
+        print_md: native.then(formats::PrintMd::default),
+        held: None,
+        shasum: None,
         checkfile: &name,
         subject: false,
         old_quotes: common.compat <= crate::config::GnuCompat::V9_1,
@@ -487,17 +517,32 @@ fn schedule(common: &Common, lines: &mut Lines<'_>, sink: &mut (dyn FnMut(Event,
         Some(l) => {
             let verify_batch =
                 |batch: Vec<Listed>, buf: &mut io::ReadBuf, out: &mut dyn sched::Deliver<Event>| {
-                    let names: Vec<std::ffi::OsString> =
-                        batch.iter().map(|j| crate::os::bytes_os(j.source())).collect();
+                    // Perl shasum's `U`/`^` lines are read their own way,
+                    // not in the lanes; `at[k]`: the batch index of input k.
+                    let mut batch: Vec<Option<Listed>> = batch.into_iter().map(Some).collect();
+                    for (i, slot) in batch.iter_mut().enumerate() {
+                        if slot.as_ref().is_some_and(|l| l.shasum.is_some())
+                            && let Some(listed) = slot.take()
+                        {
+                            out.flush();
+                            out.deliver(i, verify(listed, buf, mode));
+                        }
+                    }
+                    let at: Vec<usize> = (0..batch.len()).filter(|&i| batch[i].is_some()).collect();
+                    let names: Vec<std::ffi::OsString> = at
+                        .iter()
+                        .filter_map(|&i| batch[i].as_ref())
+                        .map(|j| crate::os::bytes_os(j.source()))
+                        .collect();
                     let inputs: Vec<(&OsStr, Algorithm)> = names
                         .iter()
-                        .zip(&batch)
+                        .zip(at.iter().filter_map(|&i| batch[i].as_ref()))
                         .map(|(n, j)| (n.as_os_str(), j.algo))
                         .collect();
-                    let mut batch: Vec<Option<Listed>> = batch.into_iter().map(Some).collect();
                     let mut sink =
                         sched::DeliverFn(|op: Option<(usize, std::io::Result<io::Digested>)>| match op {
-                            Some((i, r)) => {
+                            Some((k, r)) => {
+                                let i = at[k];
                                 let mut listed = batch[i].take().expect("one result per listed file");
                                 let result = r.and_then(|d| {
                                     listed.judge(&d.digest, |algos| {
@@ -505,7 +550,7 @@ fn schedule(common: &Common, lines: &mut Lines<'_>, sink: &mut (dyn FnMut(Event,
                                         let mut buf = io::ReadBuf::try_new().ok_or_else(|| {
                                             std::io::Error::from(std::io::ErrorKind::OutOfMemory)
                                         })?;
-                                        io::digest_inputs(&names[i], algos, &mut buf, &opts).map(|d| d.digest)
+                                        io::digest_inputs(&names[k], algos, &mut buf, &opts).map(|d| d.digest)
                                     })
                                 });
                                 out.deliver(i, Event::Verified { listed, result });
@@ -616,6 +661,13 @@ struct Lines<'a> {
     prev: Option<(Vec<u8>, Algorithm)>,
     /// mhash: the published formats' preparation of each line.
     prep: Option<formats::Prepare>,
+    /// mhash: `gpg --print-md` records being gathered.
+    print_md: Option<formats::PrintMd>,
+    /// A line (and its number) held back while the record it ended goes
+    /// first.
+    held: Option<(u64, Vec<u8>)>,
+    /// The line just read was Perl shasum's `U` or `^` form.
+    shasum: Option<crate::algo::bits::ShasumMode>,
     /// The checksum file's name as given (a digest-only file's subject).
     checkfile: &'a [u8],
     /// The line just read was a lone digest, for the file the checksum
@@ -683,7 +735,18 @@ impl Lines<'_> {
     /// checksum file ends).
     fn read_item(&mut self) -> Option<Item<Listed, Event>> {
         loop {
-            if self.done || self.output_failed.load(Ordering::Relaxed) {
+            if self.output_failed.load(Ordering::Relaxed) {
+                return None;
+            }
+            // A line read after a `gpg --print-md` record, held back
+            // while the record went first.
+            if let Some((at, l)) = self.held.take() {
+                match self.prepared_line_at(at, &l) {
+                    Some(item) => return Some(item),
+                    None => continue,
+                }
+            }
+            if self.done {
                 return None;
             }
             self.buf.clear();
@@ -694,7 +757,9 @@ impl Lines<'_> {
             let cut = match read_line_capped(&mut self.reader, &mut self.buf, MAX_LINE) {
                 Ok((0, _)) => {
                     self.done = true;
-                    return None;
+                    // The checksum file's last record.
+                    let rec = self.print_md.as_mut().and_then(formats::PrintMd::finish);
+                    return rec.and_then(|(at, rec)| self.prepared_line_at(at, &rec));
                 }
                 Ok((_, cut)) => cut,
                 Err(_) => {
@@ -710,83 +775,135 @@ impl Lines<'_> {
             if cut {
                 return Some(self.item(Err(LineError::Malformed)));
             }
-            let mut l: &[u8] = &self.buf;
-            if l.last() == Some(&b'\n') {
-                l = &l[..l.len() - 1];
+            let buf = std::mem::take(&mut self.buf);
+            let r = self.raw_line(&buf);
+            self.buf = buf;
+            if let Some(item) = r {
+                return Some(item);
             }
-            // GNU 8.32 keeps a CR before the LF (part of the name).
-            if l.last() == Some(&b'\r') && !self.job.lines_8_32 {
-                l = &l[..l.len() - 1];
-            }
-            let mut subject_line = None;
-            let owned;
-            self.subject = false;
-            if let Some(prep) = &mut self.prep {
-                match prep.line(l) {
-                    formats::Prep::Skip => continue,
-                    formats::Prep::Hint(kind) => {
-                        if self.job.algo.is_none() && self.job.family.is_empty() {
-                            self.parser.expect.untagged = Some(Algorithm::new(kind));
-                            self.parser.untagged_by = Chosen::Header;
-                        }
-                        continue;
-                    }
-                    formats::Prep::Line(p) => l = p,
-                    formats::Prep::Owned(v) => {
-                        owned = v;
-                        l = &owned;
-                    }
-                }
-                if l.first() == Some(&b'#') {
-                    continue;
-                }
-                // A digest-only file (`kubectl.sha256`): the lone digest is
-                // for the file the checksum file's name stands for.
-                if formats::lone_digest(l)
-                    && let Some(subject) = formats::subject_of(self.checkfile)
-                {
-                    let mut line = l.to_vec();
-                    line.extend_from_slice(b"  ");
-                    line.extend_from_slice(&subject);
-                    if crate::text::escape::needs_escape(&subject) {
-                        line.clear();
-                        line.push(b'\\');
-                        line.extend_from_slice(l);
-                        line.extend_from_slice(b"  ");
-                        crate::text::escape::escape_into(&mut line, &subject);
-                    }
-                    subject_line = Some(line);
-                    self.subject = true;
-                }
-            }
-            let l = subject_line.as_deref().unwrap_or(l);
-            // GNU 8.32 counts an empty line improperly formatted.
-            if l.is_empty() && !self.job.lines_8_32 {
-                continue;
-            }
-            let b2_832;
-            let parsed = if l.is_empty() {
-                Err(LineError::Malformed)
-            } else if self.job.lines_8_32
-                && self.job.dialect == crate::config::Dialect::Single
-                && self
-                    .job
-                    .algo
-                    .is_some_and(|a| a.kind == crate::algo::AlgoKind::Blake2b)
-            {
-                match rules::b2sum_tag_8_32(l) {
-                    Ok(Some(v)) => {
-                        b2_832 = v;
-                        self.parser.parse(&b2_832)
-                    }
-                    Ok(None) => self.parser.parse(l),
-                    Err(e) => Err(e),
-                }
-            } else {
-                self.parser.parse(l)
-            };
-            return Some(self.item(parsed));
         }
+    }
+
+    /// One line as read (its LF still there): the native face's
+    /// preparation ([`formats::Prepare`], `gpg --print-md` records), then
+    /// [`Self::prepared_line`]. `None`: nothing to verify on it.
+    fn raw_line(&mut self, buf: &[u8]) -> Option<Item<Listed, Event>> {
+        let mut l: &[u8] = buf;
+        if l.last() == Some(&b'\n') {
+            l = &l[..l.len() - 1];
+        }
+        // GNU 8.32 keeps a CR before the LF (part of the name).
+        if l.last() == Some(&b'\r') && !self.job.lines_8_32 {
+            l = &l[..l.len() - 1];
+        }
+        let owned;
+        if let Some(prep) = &mut self.prep {
+            match prep.line(l) {
+                formats::Prep::Skip => return None,
+                formats::Prep::Hint(kind) => {
+                    if self.job.algo.is_none() && self.job.family.is_empty() {
+                        self.parser.expect.untagged = Some(Algorithm::new(kind));
+                        self.parser.untagged_by = Chosen::Header;
+                    }
+                    return None;
+                }
+                formats::Prep::Line(p) => l = p,
+                formats::Prep::Owned(v) => {
+                    owned = v;
+                    l = &owned;
+                }
+            }
+            if let Some(md) = &mut self.print_md {
+                let (finished, taken) = md.line(l, self.line_no);
+                if let Some((at, rec)) = finished {
+                    // The record first (at its own line), this line next.
+                    if !taken {
+                        self.held = Some((self.line_no, l.to_vec()));
+                    }
+                    return self.prepared_line_at(at, &rec);
+                }
+                if taken {
+                    return None;
+                }
+            }
+        }
+        self.prepared_line(l)
+    }
+
+    /// [`Self::prepared_line`] for line number `at` (a `gpg --print-md`
+    /// record's first line, or a line held back behind one).
+    fn prepared_line_at(&mut self, at: u64, l: &[u8]) -> Option<Item<Listed, Event>> {
+        let now = std::mem::replace(&mut self.line_no, at);
+        let r = self.prepared_line(l);
+        self.line_no = now;
+        r
+    }
+
+    /// A line after the native face's preparation (or any line in GNU's
+    /// dialects), parsed into an item. `None`: nothing to verify on it.
+    fn prepared_line(&mut self, l: &[u8]) -> Option<Item<Listed, Event>> {
+        let mut subject_line = None;
+        self.subject = false;
+        self.shasum = None;
+        if self.prep.is_some() {
+            if l.first() == Some(&b'#') {
+                return None;
+            }
+            // A digest-only file (`kubectl.sha256`): the lone digest is
+            // for the file the checksum file's name stands for.
+            if formats::lone_digest(l)
+                && let Some(subject) = formats::subject_of(self.checkfile)
+            {
+                let mut line = l.to_vec();
+                line.extend_from_slice(b"  ");
+                line.extend_from_slice(&subject);
+                if crate::text::escape::needs_escape(&subject) {
+                    line.clear();
+                    line.push(b'\\');
+                    line.extend_from_slice(l);
+                    line.extend_from_slice(b"  ");
+                    crate::text::escape::escape_into(&mut line, &subject);
+                }
+                subject_line = Some(line);
+                self.subject = true;
+            } else if let Some((line, mode)) = formats::shasum_mode(l, |name| {
+                let path = match &self.audit {
+                    Some(a) => a.path_of(&audit::normalize(name)),
+                    None => name.to_vec(),
+                };
+                std::fs::symlink_metadata(crate::os::bytes_os(&path)).is_ok()
+            }) {
+                subject_line = Some(line);
+                self.shasum = Some(mode);
+            }
+        }
+        let l = subject_line.as_deref().unwrap_or(l);
+        // GNU 8.32 counts an empty line improperly formatted.
+        if l.is_empty() && !self.job.lines_8_32 {
+            return None;
+        }
+        let b2_832;
+        let parsed = if l.is_empty() {
+            Err(LineError::Malformed)
+        } else if self.job.lines_8_32
+            && self.job.dialect == crate::config::Dialect::Single
+            && self
+                .job
+                .algo
+                .is_some_and(|a| a.kind == crate::algo::AlgoKind::Blake2b)
+        {
+            match rules::b2sum_tag_8_32(l) {
+                Ok(Some(v)) => {
+                    b2_832 = v;
+                    self.parser.parse(&b2_832)
+                }
+                Ok(None) => self.parser.parse(l),
+                Err(e) => Err(e),
+            }
+        } else {
+            self.parser.parse(l)
+        };
+        Some(self.item(parsed))
     }
 
     /// The scheduler's item for a parsed line.
@@ -807,14 +924,28 @@ impl Lines<'_> {
                     }
                     path = Some(a.path_of(&name));
                 }
+                let (mut algo, mut alternatives) = (p.algo, p.alternatives);
+                if self.shasum.is_some() && p.chosen != Chosen::Given {
+                    // shasum computes SHA-1 and SHA-2 only (its %len2alg).
+                    let kind = match p.digest.len() {
+                        20 => crate::algo::AlgoKind::Sha1,
+                        28 => crate::algo::AlgoKind::Sha224,
+                        32 => crate::algo::AlgoKind::Sha256,
+                        48 => crate::algo::AlgoKind::Sha384,
+                        _ => crate::algo::AlgoKind::Sha512,
+                    };
+                    algo = Algorithm::new(kind);
+                    alternatives.clear();
+                }
                 let listed = Listed {
                     path,
                     name,
-                    algo: p.algo,
+                    algo,
                     expected: p.digest,
                     line,
                     chosen: p.chosen,
-                    alternatives: p.alternatives,
+                    alternatives,
+                    shasum: self.shasum,
                     preferred: Arc::clone(&self.parser.preferred),
                     annotate: false,
                     subject: self.subject,

@@ -24,7 +24,7 @@ pub fn command() -> Command {
     let flag =
         |id: &'static str, help: &'static str| Arg::new(id).long(id).action(ArgAction::SetTrue).help(help);
     Command::new("b3sum")
-        .version(env!("CARGO_PKG_VERSION"))
+        .version(concat!("(mhash) ", env!("CARGO_PKG_VERSION")))
         .about("Print or check BLAKE3 checksums (mhash's b3sum personality)")
         .arg(
             Arg::new("file")

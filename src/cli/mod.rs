@@ -494,7 +494,13 @@ pub fn command(p: Personality) -> Command {
             ));
     }
     cmd = cmd
-        .arg(flag("help", "help", None, "display this help and exit"))
+        // `-h` as b3sum and most Rust tools have it; GNU's names refuse it.
+        .arg(flag(
+            "help",
+            "help",
+            (p == Personality::Mhash).then_some('h'),
+            "display this help and exit",
+        ))
         .arg(flag(
             "version",
             "version",
@@ -604,7 +610,21 @@ fn native_options(cmd: Command) -> Command {
              `-a md5,sha256,...` reads each file once and prints a tagged line per algorithm.\n\
              `mhash bench` measures every algorithm's throughput here (`mhash bench --help`).\n\
              `mhash completions SHELL` prints a completion script (bash, zsh, fish,\n\
-             powershell, elvish); `mhash man` prints this manual as a roff man page.",
+             powershell, elvish); `mhash man` prints this manual as a roff man page.\n\
+             \n\
+             Environment:\n\
+             \x20 MHASH_GNU_COMPAT=8.32|9.1|9.4|9.11  the GNU release the GNU names reproduce\n\
+             \x20                                     (default 9.11)\n\
+             \x20 MHASH_JOBS=N         files hashed at once (default: one per core; -j wins)\n\
+             \x20 MHASH_IO=auto|read|mmap  how regular files are read (--io wins)\n\
+             \x20 MHASH_BACKEND=portable  mhash's portable code for every algorithm\n\
+             \x20                         (no CPU-specific kernels)\n\
+             \x20 GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,...  CPU features to leave unused\n\
+             \x20 MHASH_READ_SIZE=BYTES  read size (4096 to 16 MiB; for benchmarks)\n\
+             \x20 POSIXLY_CORRECT      under GNU names: options end at the first FILE\n\
+             \n\
+             Exit status: 0 success; 1 a file could not be read, a checksum did not\n\
+             match, a line was improper under --strict, or a usage error.",
         )
 }
 

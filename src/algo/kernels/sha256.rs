@@ -20,12 +20,12 @@ pub(super) const K: [u32; 64] = [
 ];
 
 /// The SHA-256 initial hash value H(0), FIPS 180-4 §5.3.3.
-pub(super) const IV_256: [u32; 8] = [
+pub(in crate::algo) const IV_256: [u32; 8] = [
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ];
 
 /// The SHA-224 initial hash value H(0), FIPS 180-4 §5.3.2.
-pub(super) const IV_224: [u32; 8] = [
+pub(in crate::algo) const IV_224: [u32; 8] = [
     0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
 ];
 
