@@ -323,6 +323,14 @@ fn signify(set: &Path) {
     std::fs::write(dir.join("SHA256.sig"), emb.replacen("  a.txt", "  b.txt", 1)).unwrap();
     let r = check(dir, "SHA256.sig", "signify.pub", None, &[]);
     refused(&r, "SHA256.sig", "BAD signature", Some(sf));
+    // The key file not there: named, with the OS's cause.
+    let r = sums(dir, "nokey.pub", None);
+    refused(&r, "SHA256SUMS", "signature not checked", None);
+    assert!(
+        r.err.contains("key file nokey.pub: No such file or directory"),
+        "{}",
+        r.err
+    );
     let at = |s: &str| s.find('\n').unwrap() + 41;
     shared_bad_cases(dir, "signify.pub", "else.pub", "SHA256SUMS.sig", sf, at);
 }

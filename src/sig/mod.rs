@@ -124,7 +124,8 @@ pub enum BadKind {
     Bad,
     /// No signature was found.
     Missing,
-    /// The signature or key could not be read (I/O error, too large).
+    /// The signature or key could not be read (I/O error, too large, the
+    /// key file not there).
     Unreadable,
     /// Not a signature or key in a supported format, or a mix of two
     /// formats, or this build has no signature support.
@@ -157,7 +158,7 @@ impl BadKind {
         match self {
             BadKind::Bad => "BAD signature",
             BadKind::Missing => "no signature",
-            BadKind::Unreadable => "unreadable signature",
+            BadKind::Unreadable => "signature not checked",
             BadKind::Unsupported => "unsupported signature",
             BadKind::UnknownKey => "signature by a key not in the key file",
             BadKind::Expired => "signature by an EXPIRED key",
@@ -261,7 +262,7 @@ pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
         place: Some(place.clone()),
         ..b
     };
-    let key = read_aux(req.key, "key file").map_err(bad_at)?;
+    let key = read_aux(req.key, "key file", BadKind::Unreadable).map_err(bad_at)?;
     let good = match &place {
         Place::Detached(_) => verify_detached(content, &sig, &key, req),
         Place::Inline => verify_inline(content, &key),
@@ -279,16 +280,12 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
     let mut tried = Vec::new();
     if let Some(s) = req.signature {
         let place = Place::Detached(s.to_path_buf());
-        return match read_aux(s, "signature") {
-            Ok(b) => Ok((place, b)),
-            Err(mut e) => {
+        return read_aux(s, "signature", BadKind::Missing)
+            .map(|b| (place.clone(), b))
+            .map_err(|mut e| {
                 e.place = Some(place);
-                if e.kind == BadKind::Unreadable && e.cause.contains("No such file") {
-                    e.kind = BadKind::Missing;
-                }
-                Err(e)
-            }
-        };
+                e
+            });
     }
     if let Some(f) = req.checksum_file {
         for ext in SIBLINGS {
@@ -304,7 +301,7 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
                 _ => {}
             }
             let place = Place::Detached(p.clone());
-            return read_aux(&p, "signature")
+            return read_aux(&p, "signature", BadKind::Unreadable)
                 .map(|b| (place.clone(), b))
                 .map_err(|mut e| {
                     e.place = Some(place);
@@ -327,12 +324,18 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
 }
 
 /// Reads a key or signature file (`what` names it in errors), at most
-/// [`MAX_AUX_FILE`] bytes.
-fn read_aux(path: &Path, what: &str) -> Result<Vec<u8>, Bad> {
+/// [`MAX_AUX_FILE`] bytes. A file that is not there is a `missing`
+/// failure; any other error, or a larger file, [`BadKind::Unreadable`].
+fn read_aux(path: &Path, what: &str, missing: BadKind) -> Result<Vec<u8>, Bad> {
     use std::io::Read;
     let io = |e: std::io::Error| {
+        let kind = if e.kind() == std::io::ErrorKind::NotFound {
+            missing
+        } else {
+            BadKind::Unreadable
+        };
         Bad::new(
-            BadKind::Unreadable,
+            kind,
             format!("{what} {}: {}", path.display(), crate::os::strerror(&e)),
         )
     };
@@ -376,7 +379,7 @@ fn sig_kind(sig: &[u8]) -> Option<SigKind> {
     if text.starts_with(b"untrusted comment:") {
         let mut lines = text.split(|&b| b == b'\n').map(trim_cr);
         lines.next();
-        lines.next()?;
+        lines.next().filter(|l| !l.is_empty())?;
         return match lines.next() {
             Some(l) if l.starts_with(b"trusted comment:") => Some(SigKind::Minisign),
             _ => Some(SigKind::Signify),
