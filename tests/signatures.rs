@@ -303,7 +303,7 @@ fn signify_keynum(pubfile: &Path) -> String {
     let text = std::fs::read_to_string(pubfile).unwrap();
     let line = text.lines().nth(1).unwrap();
     let b = base64::engine::general_purpose::STANDARD.decode(line).unwrap();
-    format!("{:016X}", u64::from_le_bytes(b[2..10].try_into().unwrap()))
+    format!("{:X}", u64::from_le_bytes(b[2..10].try_into().unwrap()))
 }
 
 fn signify(set: &Path) {

@@ -8,8 +8,8 @@
 //! those two lines. A minisign signature adds `trusted comment: ...` and a
 //! global signature over the signature and that comment (minisign's
 //! SIGNATURE format); minisign-verify checks it. Key numbers are shown as
-//! minisign shows them: the 8 bytes as a little-endian number, 16
-//! upper-case hex digits.
+//! minisign shows them: the 8 bytes as a little-endian number in
+//! upper-case hex, with no leading zeros (minisign's `%" PRIX64`).
 
 use super::{Bad, BadKind, Format, Good, Place, b64, trim_cr};
 
@@ -23,7 +23,7 @@ struct EdKey {
 
 /// The key number as minisign prints it.
 fn keynum_hex(k: &[u8; 8]) -> String {
-    format!("{:016X}", u64::from_le_bytes(*k))
+    format!("{:X}", u64::from_le_bytes(*k))
 }
 
 /// Reads a minisign/signify public key: an `untrusted comment:` line and

@@ -98,8 +98,8 @@ pub struct Good {
     /// Where it was.
     pub place: Place,
     /// The key that made it: an OpenPGP fingerprint (upper-case hex, the
-    /// subkey's when a subkey signed), a minisign/signify key number (the
-    /// 16 upper-case hex digits minisign prints), an SSH `SHA256:`
+    /// subkey's when a subkey signed), a minisign/signify key number (in
+    /// upper-case hex as minisign prints it, no leading zeros), an SSH `SHA256:`
     /// fingerprint.
     pub key_id: String,
     /// Who signed, where the key says: an OpenPGP key's first user ID, an
