@@ -33,7 +33,7 @@
 //! cli      -> config, env, algo, bench, error, text, walk
 //! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress
 //! hash     -> io, sched, report, algo, config, walk, text, os, tree
-//! check    -> io, sched, report, algo, config, walk, text, os
+//! check    -> io, sched, report, algo, config, walk, text, os, sig
 //! install  -> report, config, os, text
 //! report   -> config, algo, progress, text, os
 //! bench    -> algo, error, text
@@ -43,6 +43,7 @@
 //! walk     -> os
 //! tree     -> algo, config, os
 //! sched    -> os
+//! sig      -> os
 //! text     -> os
 //! algo     ->
 //! env      ->
@@ -67,6 +68,7 @@ pub mod os;
 pub mod progress;
 pub mod report;
 pub mod sched;
+pub mod sig;
 pub mod text;
 pub mod tree;
 pub mod walk;

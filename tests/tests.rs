@@ -25,6 +25,9 @@ mod proptest_gnu;
 mod published;
 mod reliability;
 mod roundtrip;
+// `--key` needs the `signatures` feature (on by default).
+#[cfg(feature = "signatures")]
+mod signatures;
 mod stores;
 mod trees;
 mod vectors;

@@ -171,6 +171,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             debug: false,
             checksum_files: inputs,
             audit: None,
+            signed: None,
         })
     } else {
         Job::Hash(HashJob {

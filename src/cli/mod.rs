@@ -81,6 +81,39 @@ struct Native {
     tree: Option<crate::config::TreeHash>,
     /// `--audit DIR`, and the walk options that go with it.
     audit: Option<crate::config::AuditDir>,
+    /// `--key`, `--signature`, `--namespace`: verify each checksum file's
+    /// signature first.
+    signed: Option<crate::config::Signed>,
+}
+
+/// Reads `--key`, `--signature` and `--namespace`.
+fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Signed>, Error> {
+    let key = m.get_one::<OsString>("key").cloned();
+    let signature = m.get_one::<OsString>("signature").cloned();
+    let namespace = m.get_one::<String>("namespace").cloned();
+    let Some(key) = key else {
+        for (on, name) in [
+            (signature.is_some(), "signature"),
+            (namespace.is_some(), "namespace"),
+        ] {
+            if on {
+                return Err(Error::usage(format!(
+                    "the --{name} option is meaningful only with --key"
+                )));
+            }
+        }
+        return Ok(None);
+    };
+    if key.is_empty() || signature.as_ref().is_some_and(|s| s.is_empty()) {
+        return Err(Error::usage(
+            "--key and --signature need a file, not an empty name",
+        ));
+    }
+    Ok(Some(crate::config::Signed {
+        key,
+        signature,
+        namespace: namespace.unwrap_or_else(|| "file".to_string()),
+    }))
 }
 
 /// Reads `--go-h1`/`--go-prefix` and `--nar`/`--nar-format`.
@@ -332,6 +365,7 @@ impl Native {
             store: StoreOpts::from_matches(m)?,
             tree: tree_from_matches(m)?,
             audit,
+            signed: signed_from_matches(m)?,
         })
     }
 }
@@ -766,9 +800,41 @@ fn tree_options(cmd: Command) -> Command {
     )
 }
 
-/// `--audit`, `--json`, the progress bar, and `--install-links`.
+/// `--audit`, `--key`/`--signature`/`--namespace`, `--json`, the progress
+/// bar, and `--install-links`.
 fn output_options(cmd: Command) -> Command {
+    const SIGNED: &str = "Verifying signed checksum files";
     cmd.arg(
+        Arg::new("key")
+            .long("key")
+            .value_name("KEYFILE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with -c: first verify each checksum file's signature with KEYFILE (an OpenPGP key \
+                 or keyring, a minisign or signify public key, an SSH public key or allowed-signers \
+                 file); a bad or missing signature checks nothing and exits 1",
+            )
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("signature")
+            .long("signature")
+            .value_name("SIGFILE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with --key: the detached signature (default: FILE.sig, FILE.asc, FILE.gpg or \
+                 FILE.minisig beside the checksum file, else FILE itself if clearsigned)",
+            )
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("namespace")
+            .long("namespace")
+            .value_name("NS")
+            .help("with --key and an SSH signature: the namespace it was made for (default: file)")
+            .help_heading(SIGNED),
+    )
+    .arg(
         Arg::new("audit")
             .long("audit")
             .value_name("DIR")

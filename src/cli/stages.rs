@@ -531,6 +531,22 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
             return Err(Error::usage("--audit needs a directory, not an empty name"));
         }
     }
+    if let Some(signed) = &native.signed {
+        if !t.check {
+            return Err(Error::usage(
+                "the --key option is meaningful only when verifying checksums",
+            ));
+        }
+        if native.audit.is_some() {
+            return Err(Error::usage("--key and --audit are mutually exclusive"));
+        }
+        let files = low.operands.len().max(1) + native.files_from.len();
+        if signed.signature.is_some() && files > 1 {
+            return Err(Error::usage(
+                "--signature names one signature: it takes exactly one checksum file",
+            ));
+        }
+    }
     if native.json && t.raw {
         return Err(Error::usage("--json and --raw are mutually exclusive"));
     }
@@ -649,7 +665,13 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
         Encoding::Hex
     };
     if t.check {
-        let job = check_job(&common, &t, algo, (native.json, native.audit), inputs);
+        let job = check_job(
+            &common,
+            &t,
+            algo,
+            (native.json, native.audit, native.signed),
+            inputs,
+        );
         return Config {
             common,
             job: Job::Check(job),
@@ -701,7 +723,11 @@ fn check_job(
     common: &Common,
     t: &Typed,
     algo: Algorithm,
-    (json, audit): (bool, Option<crate::config::AuditDir>),
+    (json, audit, signed): (
+        bool,
+        Option<crate::config::AuditDir>,
+        Option<crate::config::Signed>,
+    ),
     files: InputList,
 ) -> CheckJob {
     let p = common.personality;
@@ -744,6 +770,7 @@ fn check_job(
         debug: t.debug && p == Personality::Mhash,
         checksum_files: files,
         audit: audit.map(Box::new),
+        signed: signed.map(Box::new),
     }
 }
 

@@ -230,6 +230,24 @@ pub struct CheckJob {
     /// file is reported as matching, changed, missing, new or unreadable
     /// (see [`crate::check::audit`]).
     pub audit: Option<Box<AuditDir>>,
+    /// `--key` (native face): each checksum file's signature is verified
+    /// before any of its lines (see `crate::sig`).
+    pub signed: Option<Box<Signed>>,
+}
+
+/// `--key KEYFILE [--signature SIGFILE] [--namespace NS]`: how a checksum
+/// file's signature is verified.
+#[derive(Clone, Debug)]
+pub struct Signed {
+    /// The public key, keyring or allowed-signers file.
+    pub key: OsString,
+    /// The detached signature; `None`: looked for beside the checksum file
+    /// (`FILE.sig`, `FILE.asc`, `FILE.gpg`, `FILE.minisig`), else the file
+    /// itself is clearsigned.
+    pub signature: Option<OsString>,
+    /// The SSH signature namespace (`ssh-keygen -Y sign -n`); `file` by
+    /// default.
+    pub namespace: String,
 }
 
 /// `--audit DIR`: the tree to audit and how it is walked.

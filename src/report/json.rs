@@ -33,6 +33,13 @@
 //! {"summary":{"matching":1,"changed":1,"missing":0,"new":1,"unreadable":0},"differs":true}
 //! ```
 //!
+//! With `--key`, each checksum file's signature verdict comes first (see
+//! [`signature_record`]):
+//!
+//! ```text
+//! {"checksum_file":"SHA256SUMS","signature":{"verdict":"good","format":"OpenPGP","key_id":"8F3A...","signer":"Release <r@x>","file":"SHA256SUMS.asc"}}
+//! ```
+//!
 //! Fields that do not apply are left out rather than `null`.
 
 use super::{Console, LineAt, Verdict};
@@ -168,6 +175,80 @@ pub fn check_record(
         chosen_by: file.map(|_| at.chosen),
         outcome,
         error,
+    };
+    write_line(out, &rec);
+}
+
+/// The signature verdict of one checksum file (`--key`), written before
+/// its line records.
+#[derive(Clone, Copy, Debug)]
+pub struct SignatureVerdict<'a> {
+    /// `good`, or why not: `bad`, `missing`, `unreadable`, `unsupported`,
+    /// `unknown key`, `expired`, `revoked`.
+    pub verdict: &'a str,
+    /// `OpenPGP`, `minisign`, `signify`, `SSH`, where told.
+    pub format: Option<&'a str>,
+    /// The signing key's ID (OpenPGP fingerprint, minisign/signify key
+    /// number, SSH `SHA256:` fingerprint), where known.
+    pub key_id: Option<&'a str>,
+    /// Who signed (user ID, principal, trusted comment), where known.
+    pub signer: Option<&'a str>,
+    /// The detached signature file; `None` where inline or not found.
+    pub signature_file: Option<&'a [u8]>,
+    /// Lines outside a clearsigned block, not checked.
+    pub ignored_lines: u64,
+    /// The message, for a verdict other than `good`.
+    pub error: Option<&'a str>,
+}
+
+/// Appends the `--key --json` record of a checksum file's signature and a
+/// newline to `out`:
+/// `{"checksum_file":"SHA256SUMS","signature":{"verdict":"good","format":"minisign","key_id":"...","signer":"...","file":"SHA256SUMS.minisig"}}`
+/// (fields that do not apply left out; `ignored_lines` only when not 0).
+pub fn signature_record(out: &mut Vec<u8>, checksum_file: &[u8], v: &SignatureVerdict<'_>) {
+    #[derive(Serialize)]
+    struct Sig<'a> {
+        verdict: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        format: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        key_id: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        signer: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        file: Option<std::borrow::Cow<'a, str>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        file_bytes: Option<&'a [u8]>,
+        #[serde(skip_serializing_if = "is_zero")]
+        ignored_lines: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<&'a str>,
+    }
+    #[derive(Serialize)]
+    struct Rec<'a> {
+        checksum_file: std::borrow::Cow<'a, str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        checksum_file_bytes: Option<&'a [u8]>,
+        signature: Sig<'a>,
+    }
+    fn is_zero(n: &u64) -> bool {
+        *n == 0
+    }
+    let cf = Name::new(checksum_file);
+    let file = v.signature_file.map(Name::new);
+    let rec = Rec {
+        checksum_file: cf.text,
+        checksum_file_bytes: cf.bytes,
+        signature: Sig {
+            verdict: v.verdict,
+            format: v.format,
+            key_id: v.key_id,
+            signer: v.signer,
+            file_bytes: file.as_ref().and_then(|f| f.bytes),
+            file: file.map(|f| f.text),
+            ignored_lines: v.ignored_lines,
+            error: v.error,
+        },
     };
     write_line(out, &rec);
 }

@@ -1,0 +1,4 @@
+untrusted comment: verify with signify.pub
+RWTmZfjKNp8WtbICkVF9mUS5GXqeH/66D8m498yZID4NDXX8u+aIVl+TKicaj1ozYZ4411nl2hS94JxRxQ4OfldWKirlrSLA1QU=
+b6a98d9ce9a2d9149288fa3df42d377c3e42737afdcdaf714e33c0a100b51060  a.txt
+5da8f23decf397b13f4f55b6fb8a61936238bfe08ed9d901132974f1beccc45c  b.txt

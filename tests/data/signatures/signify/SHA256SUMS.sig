@@ -1,0 +1,2 @@
+untrusted comment: verify with signify.pub
+RWTmZfjKNp8WtbICkVF9mUS5GXqeH/66D8m498yZID4NDXX8u+aIVl+TKicaj1ozYZ4411nl2hS94JxRxQ4OfldWKirlrSLA1QU=

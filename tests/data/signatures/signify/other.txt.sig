@@ -1,0 +1,2 @@
+untrusted comment: verify with signify.pub
+RWTmZfjKNp8WtW4p4dJoDfFKDWkuO3ou7K414+kVufIhUpLmmO+QUVPuWCKJjGiwmmaAEM0andkUzc5Mck3JZu5GXo4pRfgqbQ8=

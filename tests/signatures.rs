@@ -1,0 +1,534 @@
+//! `mhash -c SUMS --key KEYFILE`: signed checksum files (issue 15 part 3).
+//!
+//! The keys and signatures in tests/data/signatures/ were made by GnuPG,
+//! minisign, signify-openbsd and ssh-keygen (make.sh there; SOURCES.md
+//! says which command made which file), and each directory's
+//! `expected.txt` holds what those tools said of them (gpg's VALIDSIG
+//! fingerprint, minisign's key ID, `ssh-keygen -l`): the key IDs asserted
+//! here come from there, never from mhash. Where the four tools are
+//! installed, `fresh_keys_from_the_real_tools` makes a new set in a
+//! temporary directory (GNUPGHOME there too) and runs every case on it.
+//!
+//! Every bad case asserts: exit 1, one line on stderr naming the checksum
+//! file, the format and the verdict, and nothing on stdout (no `OK`).
+
+use std::path::{Path, PathBuf};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/signatures");
+
+/// A copy of the fixture directory `set/fmt` in a temporary directory.
+fn copy_of(set: &Path, fmt: &str) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(set.join(fmt)).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), t.path().join(e.file_name())).unwrap();
+    }
+    t
+}
+
+/// What a tool said of a key or signature (`expected.txt`: `NAME VALUE`).
+fn expected(set: &Path, fmt: &str, name: &str) -> String {
+    let text = std::fs::read_to_string(set.join(fmt).join("expected.txt")).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("{fmt}/expected.txt has no {name}"))
+        .to_string()
+}
+
+struct Run {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+fn run(dir: &Path, args: &[&str]) -> Run {
+    let o = crate::util::mhash(dir).args(args).output().unwrap();
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// `mhash -c FILE --key KEY [--signature SIG] [MORE...]` in `dir`.
+fn check(dir: &Path, file: &str, key: &str, sig: Option<&str>, more: &[&str]) -> Run {
+    let mut args = vec!["-c", file, "--key", key];
+    if let Some(s) = sig {
+        args.extend(["--signature", s]);
+    }
+    args.extend(more);
+    run(dir, &args)
+}
+
+/// `mhash -c SHA256SUMS --key KEY [--signature SIG]` in `dir`.
+fn sums(dir: &Path, key: &str, sig: Option<&str>) -> Run {
+    check(dir, "SHA256SUMS", key, sig, &[])
+}
+
+/// A good signature: exit 0, `Good signature (FORMAT, key ID` on stderr,
+/// then the usual check output.
+fn good(r: &Run, file: &str, format: &str, key_id: &str) {
+    assert_eq!(r.code, 0, "stderr: {}", r.err);
+    let first = r.err.lines().next().unwrap_or_default();
+    let want = format!(": {file}: Good signature ({format}, key {key_id}");
+    assert!(first.contains(&want), "stderr: {}", r.err);
+    assert_eq!(r.out, "a.txt: OK\nb.txt: OK\n");
+}
+
+/// A refused signature: exit 1, one stderr line `mhash: FILE: WORDS`
+/// (naming FORMAT where given), nothing checked.
+fn refused(r: &Run, file: &str, words: &str, format: Option<&str>) {
+    assert_eq!(r.code, 1, "stdout: {} stderr: {}", r.out, r.err);
+    assert_eq!(r.out, "", "nothing may be checked");
+    assert_eq!(r.err.lines().count(), 1, "one line: {}", r.err);
+    assert!(r.err.contains(&format!(": {file}: {words}")), "stderr: {}", r.err);
+    if let Some(f) = format {
+        assert!(r.err.contains(&format!("({f}")), "stderr names {f}: {}", r.err);
+    }
+}
+
+/// [`refused`] for SHA256SUMS, its format named.
+fn refused_sums(r: &Run, words: &str, format: &str) {
+    refused(r, "SHA256SUMS", words, Some(format));
+}
+
+/// Writes `dir/to`: `dir/from` with the byte at `at(text)` changed
+/// (`A` <-> `B`, else `A`), for a tampered signature.
+fn tamper(dir: &Path, from: &str, to: &str, at: impl Fn(&str) -> usize) {
+    let s = std::fs::read_to_string(dir.join(from)).unwrap();
+    let i = at(&s);
+    let mut t = s.into_bytes();
+    t[i] = if t[i] == b'A' { b'B' } else { b'A' };
+    std::fs::write(dir.join(to), &t).unwrap();
+}
+
+/// Cases every format shares: a wrong key (`wrong`); the signature of
+/// another file (`SIG` with `other.txt` for `SHA256SUMS`); the checksum
+/// file tampered (a digest's first hex digit changed); the signature
+/// tampered (the byte at `at`, inside its encoded signature); the
+/// signature truncated, garbage or empty; the signature missing.
+fn shared_bad_cases(dir: &Path, key: &str, wrong: &str, sig: &str, format: &str, at: impl Fn(&str) -> usize) {
+    let unknown = "signature by a key not in the key file";
+    refused_sums(&sums(dir, wrong, Some(sig)), unknown, format);
+    let other = sig.replace("SHA256SUMS", "other.txt");
+    refused_sums(&sums(dir, key, Some(&other)), "BAD signature", format);
+
+    let path = dir.join("SHA256SUMS");
+    let orig = std::fs::read(&path).unwrap();
+    let mut tampered = orig.clone();
+    tampered[0] = if tampered[0] == b'0' { b'1' } else { b'0' };
+    std::fs::write(&path, &tampered).unwrap();
+    refused_sums(&sums(dir, key, Some(sig)), "BAD signature", format);
+    std::fs::write(&path, &orig).unwrap();
+
+    tamper(dir, sig, "tampered.sig", at);
+    refused_sums(&sums(dir, key, Some("tampered.sig")), "BAD signature", format);
+
+    let s = std::fs::read(dir.join(sig)).unwrap();
+    std::fs::write(dir.join("trunc.sig"), &s[..s.len() / 2]).unwrap();
+    let r = sums(dir, key, Some("trunc.sig"));
+    assert_eq!(
+        (r.code, r.out.as_str(), r.err.lines().count()),
+        (1, "", 1),
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err.contains(": SHA256SUMS: ") && r.err.contains("signature"),
+        "{}",
+        r.err
+    );
+
+    std::fs::write(dir.join("garbage.sig"), b"this is not a signature\n\x00\x01\x02").unwrap();
+    std::fs::write(dir.join("empty.sig"), b"").unwrap();
+    for junk in ["garbage.sig", "empty.sig"] {
+        refused(
+            &sums(dir, key, Some(junk)),
+            "SHA256SUMS",
+            "unsupported signature",
+            None,
+        );
+    }
+    refused(
+        &sums(dir, key, Some("gone.sig")),
+        "SHA256SUMS",
+        "no signature",
+        None,
+    );
+}
+
+/// Standard input as the checksum file: it needs `--signature`, or a
+/// clearsigned file.
+fn stdin_cases(dir: &Path) {
+    let piped = |args: &[&str], file: &str| {
+        let o = crate::util::mhash(dir)
+            .args(args)
+            .pipe_stdin(dir.join(file))
+            .unwrap()
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            err,
+        )
+    };
+    let ok = "a.txt: OK\nb.txt: OK\n";
+    let with_sig = ["-c", "--key", "release.asc", "--signature", "SHA256SUMS.asc", "-"];
+    let (code, out, err) = piped(&with_sig, "SHA256SUMS");
+    assert_eq!((code, out.as_str()), (Some(0), ok), "{err}");
+    let (code, out, err) = piped(&["-c", "--key", "release.asc"], "SHA256SUMS");
+    assert_eq!((code, out.as_str()), (Some(1), ""), "{err}");
+    assert!(
+        err.contains(": standard input: no signature") && err.contains("--signature"),
+        "{err}"
+    );
+    let (code, out, err) = piped(&["-c", "--key", "release.asc"], "SHA256SUMS.clear");
+    assert_eq!((code, out.as_str()), (Some(0), ok), "{err}");
+}
+
+fn openpgp(set: &Path) {
+    let d = copy_of(set, "openpgp");
+    let dir = d.path();
+    let fpr = expected(set, "openpgp", "SHA256SUMS.asc");
+    let pgp = "OpenPGP";
+    // Armored key, armored detached signature found beside (SHA256SUMS.asc).
+    let r = sums(dir, "release.asc", None);
+    good(&r, "SHA256SUMS", pgp, &fpr);
+    assert!(
+        r.err.contains("Release Signing <release@example.org>"),
+        "{}",
+        r.err
+    );
+    // Binary key, binary signature by an RSA signing subkey.
+    let sub = expected(set, "openpgp", "SHA256SUMS.rsa.sig");
+    good(
+        &sums(dir, "rsa.gpg", Some("SHA256SUMS.rsa.sig")),
+        "SHA256SUMS",
+        pgp,
+        &sub,
+    );
+    // ECDSA (NIST P-256).
+    let ecdsa = expected(set, "openpgp", "SHA256SUMS.ecdsa.asc");
+    good(
+        &sums(dir, "ecdsa.asc", Some("SHA256SUMS.ecdsa.asc")),
+        "SHA256SUMS",
+        pgp,
+        &ecdsa,
+    );
+    // A keyring of two keys (binary export).
+    good(&sums(dir, "keyring.gpg", None), "SHA256SUMS", pgp, &fpr);
+    // Wrong key.
+    refused_sums(
+        &sums(dir, "else.asc", None),
+        "signature by a key not in the key file",
+        pgp,
+    );
+    // Expired and revoked keys (gpg --verify says "Good signature" with a
+    // warning for both; mhash refuses).
+    let r = sums(dir, "expired.asc", Some("SHA256SUMS.expired.asc"));
+    refused_sums(&r, "signature by an EXPIRED key", pgp);
+    let r = sums(dir, "revoked.asc", Some("SHA256SUMS.revoked.asc"));
+    refused_sums(&r, "signature by a REVOKED key", pgp);
+    // --status: nothing printed for a good one; the refusal still is.
+    let r = check(dir, "SHA256SUMS", "release.asc", None, &["--status"]);
+    assert_eq!((r.code, r.out.as_str(), r.err.as_str()), (0, "", ""));
+    let r = check(dir, "SHA256SUMS", "else.asc", None, &["--status"]);
+    refused_sums(&r, "signature by a key not in the key file", pgp);
+    // (A byte inside the armored base64.)
+    let at = |s: &str| s.find("\n\n").unwrap() + 42;
+    shared_bad_cases(dir, "release.asc", "else.asc", "SHA256SUMS.asc", pgp, at);
+
+    // Clearsigned: only the signed block is read.
+    let clear_fpr = expected(set, "openpgp", "SHA256SUMS.clear");
+    let r = check(dir, "SHA256SUMS.clear", "release.asc", None, &[]);
+    good(&r, "SHA256SUMS.clear", pgp, &clear_fpr);
+    // Lines added outside the block are not checked, and said so.
+    let clear = std::fs::read_to_string(dir.join("SHA256SUMS.clear")).unwrap();
+    let evil = "0000000000000000000000000000000000000000000000000000000000000000  a.txt\n";
+    std::fs::write(dir.join("added.clear"), format!("{evil}{clear}{evil}")).unwrap();
+    let r = check(dir, "added.clear", "release.asc", None, &[]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out, "a.txt: OK\nb.txt: OK\n");
+    let note = ": added.clear: 2 lines outside the signed block ignored, not checked";
+    assert!(r.err.contains(note), "{}", r.err);
+    // A changed line inside the block breaks the signature.
+    std::fs::write(dir.join("inside.clear"), clear.replacen("  a.txt", "  b.txt", 1)).unwrap();
+    let r = check(dir, "inside.clear", "release.asc", None, &[]);
+    refused(&r, "inside.clear", "BAD signature", Some(pgp));
+    // Without --key, the clearsigned file is read as before (armor skipped).
+    let r = run(dir, &["-c", "SHA256SUMS.clear"]);
+    assert_eq!(
+        (r.code, r.out.as_str()),
+        (0, "a.txt: OK\nb.txt: OK\n"),
+        "{}",
+        r.err
+    );
+    stdin_cases(dir);
+}
+
+fn minisign(set: &Path) {
+    let d = copy_of(set, "minisign");
+    let dir = d.path();
+    let id = expected(set, "minisign", "minisign.pub");
+    let ms = "minisign";
+    let r = sums(dir, "minisign.pub", None);
+    good(&r, "SHA256SUMS", ms, &id);
+    assert!(r.err.contains("release 1.0"), "the trusted comment: {}", r.err);
+    // The trusted comment is signed too.
+    let s = std::fs::read_to_string(dir.join("SHA256SUMS.minisig")).unwrap();
+    std::fs::write(
+        dir.join("comment.minisig"),
+        s.replace("release 1.0", "release 2.0"),
+    )
+    .unwrap();
+    refused_sums(
+        &sums(dir, "minisign.pub", Some("comment.minisig")),
+        "BAD signature",
+        ms,
+    );
+    // (A byte of the signature line past "Ed" and the key number.)
+    let at = |s: &str| s.find('\n').unwrap() + 31;
+    shared_bad_cases(dir, "minisign.pub", "else.pub", "SHA256SUMS.minisig", ms, at);
+    // An OpenPGP key for a minisign signature: refused, one line.
+    std::fs::copy(set.join("openpgp/release.asc"), dir.join("pgp.asc")).unwrap();
+    refused_sums(&sums(dir, "pgp.asc", None), "unsupported signature", ms);
+}
+
+/// signify's key number, read from the public key signify wrote: bytes
+/// 2..10 of its base64 line, shown as minisign shows key IDs.
+fn signify_keynum(pubfile: &Path) -> String {
+    use base64::Engine;
+    let text = std::fs::read_to_string(pubfile).unwrap();
+    let line = text.lines().nth(1).unwrap();
+    let b = base64::engine::general_purpose::STANDARD.decode(line).unwrap();
+    format!("{:X}", u64::from_le_bytes(b[2..10].try_into().unwrap()))
+}
+
+fn signify(set: &Path) {
+    let d = copy_of(set, "signify");
+    let dir = d.path();
+    let id = signify_keynum(&dir.join("signify.pub"));
+    let sf = "signify";
+    good(&sums(dir, "signify.pub", None), "SHA256SUMS", sf, &id);
+    // An embedded signature (signify -S -e, as OpenBSD's SHA256.sig).
+    good(
+        &check(dir, "SHA256.sig", "signify.pub", None, &[]),
+        "SHA256.sig",
+        sf,
+        &id,
+    );
+    let emb = std::fs::read_to_string(dir.join("SHA256.sig")).unwrap();
+    std::fs::write(dir.join("SHA256.sig"), emb.replacen("  a.txt", "  b.txt", 1)).unwrap();
+    let r = check(dir, "SHA256.sig", "signify.pub", None, &[]);
+    refused(&r, "SHA256.sig", "BAD signature", Some(sf));
+    // The key file not there: named, with the OS's cause.
+    let r = sums(dir, "nokey.pub", None);
+    refused(&r, "SHA256SUMS", "signature not checked", None);
+    assert!(
+        r.err.contains("key file nokey.pub: No such file or directory"),
+        "{}",
+        r.err
+    );
+    let at = |s: &str| s.find('\n').unwrap() + 41;
+    shared_bad_cases(dir, "signify.pub", "else.pub", "SHA256SUMS.sig", sf, at);
+}
+
+fn ssh(set: &Path) {
+    let d = copy_of(set, "ssh");
+    let dir = d.path();
+    let ed = expected(set, "ssh", "ed25519");
+    let r = sums(dir, "allowed_signers", None);
+    good(&r, "SHA256SUMS", "SSH", &ed);
+    assert!(r.err.contains("\"release@example.org\""), "{}", r.err);
+    good(&sums(dir, "release.pub", None), "SHA256SUMS", "SSH", &ed);
+    for k in ["ecdsa", "rsa"] {
+        let sig = format!("SHA256SUMS.{k}.sig");
+        good(
+            &sums(dir, "allowed_signers", Some(&sig)),
+            "SHA256SUMS",
+            "SSH",
+            &expected(set, "ssh", k),
+        );
+    }
+    // Signed for another namespace: refused unless --namespace says it;
+    // then the allowed-signers line (namespaces="file") refuses it.
+    let git = Some("SHA256SUMS.git-namespace.sig");
+    refused_sums(&sums(dir, "allowed_signers", git), "BAD signature", "SSH");
+    let r = check(dir, "SHA256SUMS", "allowed_signers", git, &["--namespace", "git"]);
+    refused_sums(&r, "signature by a key not in the key file", "SSH");
+    let r = check(dir, "SHA256SUMS", "release.pub", git, &["--namespace", "git"]);
+    good(&r, "SHA256SUMS", "SSH", &ed);
+    refused_sums(
+        &sums(dir, "else.pub", None),
+        "signature by a key not in the key file",
+        "SSH",
+    );
+    // (A byte of the signature blob, in the base64 before the END line.)
+    let at = |s: &str| s.find("-----END").unwrap() - 6;
+    shared_bad_cases(dir, "allowed_signers", "else.pub", "SHA256SUMS.sig", "SSH", at);
+}
+
+#[test]
+fn openpgp_with_committed_fixtures() {
+    openpgp(Path::new(FIXTURES));
+}
+
+#[test]
+fn minisign_with_committed_fixtures() {
+    minisign(Path::new(FIXTURES));
+}
+
+#[test]
+fn signify_with_committed_fixtures() {
+    signify(Path::new(FIXTURES));
+}
+
+#[test]
+fn ssh_with_committed_fixtures() {
+    ssh(Path::new(FIXTURES));
+}
+
+#[test]
+fn several_checksum_files_each_with_its_signature() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "minisign");
+    let dir = d.path();
+    for (sub, from) in [("s", "minisign"), ("t", "signify")] {
+        std::fs::create_dir(dir.join(sub)).unwrap();
+        for f in std::fs::read_dir(set.join(from)).unwrap() {
+            let f = f.unwrap();
+            std::fs::copy(f.path(), dir.join(sub).join(f.file_name())).unwrap();
+        }
+    }
+    // The lists name a.txt and b.txt relative to the working directory.
+    let r = run(
+        dir,
+        &["-c", "SHA256SUMS", "s/SHA256SUMS", "--key", "minisign.pub"],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out, "a.txt: OK\nb.txt: OK\na.txt: OK\nb.txt: OK\n");
+    assert_eq!(r.err.matches("Good signature (minisign").count(), 2, "{}", r.err);
+    // The second one's signature (signify, another key) is refused: only
+    // the first is checked, and the run fails.
+    let r = run(
+        dir,
+        &["-c", "SHA256SUMS", "t/SHA256SUMS", "--key", "minisign.pub"],
+    );
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert_eq!(r.out, "a.txt: OK\nb.txt: OK\n");
+    assert!(
+        r.err.contains(": SHA256SUMS: Good signature (minisign"),
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err
+            .contains(": t/SHA256SUMS: signature by a key not in the key file (signify"),
+        "{}",
+        r.err
+    );
+}
+
+#[test]
+fn json_records_the_verdict() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "signify");
+    let dir = d.path();
+    let r = run(dir, &["-c", "SHA256SUMS", "--key", "signify.pub", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let first: serde_json::Value = serde_json::from_str(r.out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["checksum_file"], "SHA256SUMS");
+    assert_eq!(first["signature"]["verdict"], "good");
+    assert_eq!(first["signature"]["format"], "signify");
+    assert_eq!(
+        first["signature"]["key_id"],
+        signify_keynum(&dir.join("signify.pub"))
+    );
+    assert_eq!(first["signature"]["file"], "SHA256SUMS.sig");
+    assert_eq!(r.out.lines().count(), 3, "{}", r.out);
+    let r = run(dir, &["-c", "SHA256SUMS", "--key", "else.pub", "--json"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.out.lines().count(), 1, "{}", r.out);
+    let rec: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(rec["signature"]["verdict"], "unknown key");
+    assert!(rec["signature"]["error"].as_str().unwrap().contains("key"));
+}
+
+#[test]
+fn options_need_check_mode_and_key() {
+    let d = tempfile::tempdir().unwrap();
+    for (args, msg) in [
+        (
+            &["--key", "k", "f"][..],
+            "the --key option is meaningful only when verifying checksums",
+        ),
+        (
+            &["-c", "--signature", "s", "f"][..],
+            "the --signature option is meaningful only with --key",
+        ),
+        (
+            &["-c", "--namespace", "n", "f"][..],
+            "the --namespace option is meaningful only with --key",
+        ),
+        (
+            &["-c", "--key", "k", "--signature", "s", "f", "g"][..],
+            "--signature names one signature",
+        ),
+    ] {
+        let r = run(d.path(), args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.err);
+        assert!(r.err.contains(msg), "{args:?}: {}", r.err);
+    }
+    // GNU names have no --key.
+    let r = crate::util::named(d.path(), "sha256sum")
+        .args(["-c", "--key", "k", "f"])
+        .output()
+        .unwrap();
+    assert_ne!(r.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("unrecognized option '--key'"));
+}
+
+/// Where every tool is installed: a fresh set of keys and signatures
+/// (make.sh into a temporary directory), and every case run on it.
+#[test]
+fn fresh_keys_from_the_real_tools() {
+    let tools = ["gpg", "minisign", "signify-openbsd", "ssh-keygen", "sha256sum"];
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| {
+            std::process::Command::new("sh")
+                .args(["-c", &format!("command -v {t}")])
+                .output()
+                .map_or(true, |o| !o.status.success())
+        })
+        .collect();
+    if !missing.is_empty() {
+        crate::util::skip(
+            "signatures::fresh_keys_from_the_real_tools",
+            &format!(
+                "not installed: {}; only the committed fixtures were checked",
+                missing.join(", ")
+            ),
+        );
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let script: PathBuf = Path::new(FIXTURES).join("make.sh");
+    let o = crate::util::command("bash")
+        .arg(&script)
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "make.sh: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    openpgp(out.path());
+    minisign(out.path());
+    signify(out.path());
+    ssh(out.path());
+}
