@@ -277,33 +277,43 @@ impl PrintMd {
     /// that is not part of it).
     pub fn finish(&mut self) -> Option<(u64, Vec<u8>)> {
         let MdRecord { at, name, algo, hex } = self.open.take()?;
+        let Some(tag) = algo else {
+            return Some((at, untagged_line(&hex, &name)));
+        };
         let escape = crate::text::escape::needs_escape(&name);
-        let mut shown = Vec::new();
-        if escape {
-            crate::text::escape::escape_into(&mut shown, &name);
-        } else {
-            shown.extend_from_slice(&name);
-        }
-        let mut out = Vec::with_capacity(shown.len() + hex.len() + 16);
+        let mut out = Vec::with_capacity(name.len() + hex.len() + 16);
         if escape {
             out.push(b'\\');
         }
-        match algo {
-            Some(tag) => {
-                out.extend_from_slice(&tag);
-                out.extend_from_slice(b" (");
-                out.extend_from_slice(&shown);
-                out.extend_from_slice(b") = ");
-                out.extend_from_slice(&hex);
-            }
-            None => {
-                out.extend_from_slice(&hex);
-                out.extend_from_slice(b"  ");
-                out.extend_from_slice(&shown);
-            }
+        out.extend_from_slice(&tag);
+        out.extend_from_slice(b" (");
+        if escape {
+            crate::text::escape::escape_into(&mut out, &name);
+        } else {
+            out.extend_from_slice(&name);
         }
+        out.extend_from_slice(b") = ");
+        out.extend_from_slice(&hex);
         Some((at, out))
     }
+}
+
+/// GNU's untagged checksum line `DIGEST  NAME` for `name` (escaped, with
+/// the leading `\`, where it needs it: GNU digest.c `output_file`).
+pub fn untagged_line(digest: &[u8], name: &[u8]) -> Vec<u8> {
+    let escape = crate::text::escape::needs_escape(name);
+    let mut line = Vec::with_capacity(digest.len() + name.len() + 3);
+    if escape {
+        line.push(b'\\');
+    }
+    line.extend_from_slice(digest);
+    line.extend_from_slice(b"  ");
+    if escape {
+        crate::text::escape::escape_into(&mut line, name);
+    } else {
+        line.extend_from_slice(name);
+    }
+    line
 }
 
 /// The hex of a line made only of print-md groups (upper-case hex, even

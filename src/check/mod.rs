@@ -854,17 +854,7 @@ impl Lines<'_> {
             if formats::lone_digest(l)
                 && let Some(subject) = formats::subject_of(self.checkfile)
             {
-                let mut line = l.to_vec();
-                line.extend_from_slice(b"  ");
-                line.extend_from_slice(&subject);
-                if crate::text::escape::needs_escape(&subject) {
-                    line.clear();
-                    line.push(b'\\');
-                    line.extend_from_slice(l);
-                    line.extend_from_slice(b"  ");
-                    crate::text::escape::escape_into(&mut line, &subject);
-                }
-                subject_line = Some(line);
+                subject_line = Some(formats::untagged_line(l, &subject));
                 self.subject = true;
             } else if let Some((line, mode)) = formats::shasum_mode(l, |name| {
                 let path = match &self.audit {
