@@ -787,7 +787,7 @@ pub(super) static BLAKE2B: [Backend; 3] = [
     )),
 ];
 
-pub(super) static SHA3: [Backend; 1] = [backend!(PORTABLE, "sha3 0.12", always, |a| {
+fn sha3_crate(a: Algorithm) -> Box<dyn Hasher> {
     use sha2::digest::Digest as _;
     match a.bits {
         224 => rc(sha3::Sha3_224::new()),
@@ -795,7 +795,22 @@ pub(super) static SHA3: [Backend; 1] = [backend!(PORTABLE, "sha3 0.12", always, 
         384 => rc(sha3::Sha3_384::new()),
         _ => rc(sha3::Sha3_512::new()),
     }
-})];
+}
+
+/// mhash's AVX-512F Keccak ([`kernels::sha3_avx512`]); the `sha3` crate
+/// where the CPU lacks it (the backend is then not chosen).
+fn avx512_sha3(a: Algorithm) -> Box<dyn Hasher> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(s) = kernels::sha3_avx512::Sha3Avx512::new(a.bits as usize) {
+        return Box::new(s);
+    }
+    sha3_crate(a)
+}
+
+pub(super) static SHA3: [Backend; 2] = [
+    backend!("avx512", "mhash", || on(Feature::Avx512Vl), avx512_sha3),
+    backend!(PORTABLE, "sha3 0.12", always, sha3_crate),
+];
 
 pub(super) static SM3: [Backend; 1] = [backend!(PORTABLE, "sm3 0.5", always, |_| {
     Box::new(Sm3(<sm3::Sm3 as sm3::Digest>::new()))
