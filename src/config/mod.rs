@@ -394,7 +394,9 @@ pub struct Format {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum IoMode {
     /// Map a file where the benchmark showed mapping wins for that
-    /// algorithm and size (`io::mapped::should_map`: on this machine, no algorithm); else read.
+    /// algorithm and size (`io::mapped::should_map_tree`: BLAKE3 files of
+    /// 16 MiB or more hashed on several threads; `should_map`: nothing
+    /// else); else read.
     #[default]
     Auto,
     /// Always `read(2)` into the reused buffer.

@@ -420,10 +420,21 @@ pub fn digest_inputs(
             }
         }
         let mut advised = false;
+        // One tree hash (BLAKE3) of a large file on several threads: from
+        // a map, as b3sum does (the copy of read(2) costs as much as the
+        // hashing there), a bounded window at a time.
+        let tree = algos.len() == 1
+            && size
+                .is_some_and(|n| mapped::should_map_tree(mode, algo, n) || mapped::should_map(mode, algo, n))
+            && matches!(hasher.capability(), Capability::Tree(_))
+            && {
+                let threads = stream_threads();
+                threads > 1 && tree_pool(threads)
+            };
         if let Some(size) = size
-            && mapped::should_map(mode, algo, size)
+            && (tree || mapped::should_map(mode, algo, size))
         {
-            match mapped::feed_mapped(&f, size, hasher.as_mut(), &mut total) {
+            match mapped::feed_mapped(&f, size, hasher.as_mut(), tree, &mut total) {
                 Ok(mapped::Outcome::Whole) => {
                     // A map leaves the file offset alone: read on from
                     // where the map ended.
