@@ -227,34 +227,44 @@ fn file_truncated_under_the_map_is_read_again() {
     assert!(err.contains(", mmap+read\n"), "the guard did not fire: {err}");
 }
 
-/// BLAKE3 hashes a large file from a map on every thread of rayon's pool:
-/// a page lost to truncation faults on whichever thread touches it, and
-/// the guard (a process-wide table of windows) catches it there too.
+/// BLAKE3 hashes a large file from a map on every thread of rayon's pool,
+/// XXH3 from windows a second thread maps ahead: a page lost to truncation
+/// faults on whichever thread touches it, and the guard (a process-wide
+/// table of windows) catches it there too.
 #[cfg(target_os = "linux")]
 #[test]
 fn file_truncated_under_a_map_hashed_on_several_threads_is_read_again() {
     use std::time::Duration;
-    let d = TempDir::new().unwrap();
-    let path: PathBuf = d.path().join("shrinks");
-    // 64 GiB, sparse: far longer to hash than the 300 ms after which it is
-    // cut to 1 MiB.
-    let f = fs::File::create(&path).unwrap();
-    f.set_len(64 << 30).unwrap();
-    let child = util::command(util::MHASH)
-        .current_dir(d.path())
-        .args(["--debug", "-j2", "-a", "blake3", "shrinks"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(300));
-    f.set_len(1 << 20).unwrap();
-    let o = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "killed or failed: {:?} {err}", o.status);
-    let (now, _) = hash_with(d.path(), "read", "blake3", "shrinks");
-    assert_eq!(String::from_utf8_lossy(&o.stdout), now);
-    assert!(err.contains(", mmap+read\n"), "the guard did not fire: {err}");
+    for algo in ["blake3", "xxh3"] {
+        let d = TempDir::new().unwrap();
+        let path: PathBuf = d.path().join("shrinks");
+        // 64 GiB, sparse: far longer to hash than the 300 ms after which
+        // it is cut to 1 MiB.
+        let f = fs::File::create(&path).unwrap();
+        f.set_len(64 << 30).unwrap();
+        let child = util::command(util::MHASH)
+            .current_dir(d.path())
+            .args(["--debug", "-j2", "-a", algo, "shrinks"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        f.set_len(1 << 20).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.success(),
+            "{algo}: killed or failed: {:?} {err}",
+            o.status
+        );
+        let (now, _) = hash_with(d.path(), "read", algo, "shrinks");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), now, "{algo}");
+        assert!(
+            err.contains(", mmap+read\n"),
+            "{algo}: the guard did not fire: {err}"
+        );
+    }
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //!
 //! Mapping saves the copy out of the page cache that `read(2)` makes, which
 //! matters where hashing is faster than that copy: BLAKE3 on several
-//! threads, whose `auto` mode maps large files ([`should_map_tree`]).
+//! threads ([`should_map_tree`]) and XXH3 with a second thread mapping
+//! ahead ([`should_map_ahead`]), which `auto` maps when the file is large.
 //! Peak memory stays bounded: each window ([`WINDOW`] bytes, pre-faulted
 //! with `MAP_POPULATE`, or [`TREE_WINDOW`] bytes faulted in by the threads
 //! that hash it) is mapped, hashed and unmapped before the next.
@@ -128,7 +129,7 @@ pub fn feed_mapped(
     file: &File,
     size: u64,
     hasher: &mut dyn Hasher,
-    tree: bool,
+    how: Mapping,
     total: &mut u64,
 ) -> io::Result<Outcome> {
     if in_memory_fs(file) {
@@ -141,39 +142,145 @@ pub fn feed_mapped(
     let Some(slot) = guard::Slot::claim() else {
         return Err(io::Error::from(io::ErrorKind::Unsupported));
     };
-    let window = if tree { TREE_WINDOW } else { WINDOW };
-    let mut off = 0u64;
-    while off < size {
+    let window = if how == Mapping::Tree { TREE_WINDOW } else { WINDOW };
+    let map_at = |off: u64| -> io::Result<memmap2::Mmap> {
         let len = (size - off).min(window) as usize;
         let mut options = memmap2::MmapOptions::new();
         options.offset(off).len(len);
-        if !tree {
+        if how != Mapping::Tree {
             options.populate();
         }
         // SAFETY: the map is read-only and private; another process may
         // still change the file's bytes under it (the digest is then of
         // some mix, as with read(2) racing a writer) or truncate it, which
-        // the SIGBUS guard armed below turns into zero pages and a flag.
+        // the SIGBUS guard armed before it is read turns into zero pages
+        // and a flag (MAP_POPULATE itself skips pages past the end).
         let map = unsafe { options.map(file)? };
         #[cfg(unix)]
         {
             let _ = map.advise(memmap2::Advice::Sequential);
         }
+        Ok(map)
+    };
+    // Hashes one window; false when it faulted (the file shrank).
+    let mut hash = |map: memmap2::Mmap| -> bool {
+        let len = map.len();
         slot.arm(map.as_ptr() as usize, len);
         match hasher.capability() {
-            crate::algo::Capability::Tree(t) if tree => t.update_parallel(&map),
+            crate::algo::Capability::Tree(t) if how == Mapping::Tree => t.update_parallel(&map),
             _ => hasher.update(&map),
         }
         let faulted = slot.disarm();
         drop(map);
-        if faulted {
+        if !faulted {
+            *total += len as u64;
+            crate::progress::note_bytes(len as u64);
+        }
+        !faulted
+    };
+    if how == Mapping::Ahead {
+        // A second thread maps and pre-faults the next windows while this
+        // one hashes: setting up the page tables costs about as much as
+        // read(2)'s copy, and leaves the hash's critical path here.
+        let mut outcome = None;
+        std::thread::scope(|scope| {
+            // MAPPERS threads, each mapping every MAPPERS-th window; the
+            // hashing thread takes the windows from each in turn.
+            let mut queues = Vec::with_capacity(MAPPERS);
+            for k in 0..MAPPERS {
+                let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<memmap2::Mmap>>(AHEAD);
+                let map_at = &map_at;
+                let mapper =
+                    std::thread::Builder::new()
+                        .stack_size(64 * 1024)
+                        .spawn_scoped(scope, move || {
+                            let mut off = k as u64 * window;
+                            while off < size {
+                                let m = map_at(off);
+                                let stop = m.is_err();
+                                if tx.send(m).is_err() || stop {
+                                    return;
+                                }
+                                off += MAPPERS as u64 * window;
+                            }
+                        });
+                if mapper.is_err() {
+                    return;
+                }
+                queues.push(rx);
+            }
+            let mut r = Ok(Outcome::Whole);
+            let windows = size.div_ceil(window);
+            for i in 0..windows {
+                match queues[(i % MAPPERS as u64) as usize].recv() {
+                    Ok(Ok(map)) => {
+                        if !hash(map) {
+                            r = Ok(Outcome::Shrank);
+                            break;
+                        }
+                    }
+                    Ok(Err(e)) => {
+                        r = Err(e);
+                        break;
+                    }
+                    Err(_) => {
+                        r = Err(io::Error::other("mapping thread ended early"));
+                        break;
+                    }
+                }
+            }
+            // Dropping the receivers stops the mappers at their next send.
+            drop(queues);
+            outcome = Some(r);
+        });
+        if let Some(r) = outcome {
+            return r;
+        }
+        // No thread could start: map and hash one window after another.
+    }
+    let mut off = 0u64;
+    while off < size {
+        let map = map_at(off)?;
+        let len = map.len() as u64;
+        if !hash(map) {
             return Ok(Outcome::Shrank);
         }
-        *total += len as u64;
-        crate::progress::note_bytes(len as u64);
-        off += len as u64;
+        off += len;
     }
     Ok(Outcome::Whole)
+}
+
+/// Windows each mapping thread may have ready ahead of the hashing
+/// ([`Mapping::Ahead`]).
+const AHEAD: usize = 2;
+
+/// Threads mapping windows ahead of the hashing ([`Mapping::Ahead`]): one.
+/// Measured (XXH3, 1 GiB cached file, Xeon, 2 cores, 7 interleaved
+/// rounds): 214 ms with one mapping thread and with two, 227-245 ms with
+/// read(2) on one thread, dd bs=256K 173-186 ms.
+const MAPPERS: usize = 1;
+
+/// How [`feed_mapped`] maps and hashes its windows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mapping {
+    /// One [`WINDOW`] after another on the calling thread, pre-faulted.
+    Serial,
+    /// Pre-faulted [`WINDOW`]s mapped by a second thread, up to [`AHEAD`]
+    /// ahead of the hashing (one fast digest: XXH3).
+    Ahead,
+    /// [`TREE_WINDOW`]s hashed on every thread of rayon's pool (BLAKE3).
+    Tree,
+}
+
+/// Whether `auto` maps a regular file of `size` bytes hashed with `algo`
+/// ahead of the hashing on a second thread (the caller knows it may use
+/// one): XXH3 and XXH128 files of at least [`TREE_AUTO_MIN`] bytes, which
+/// hash several times faster than read(2) copies.
+pub fn should_map_ahead(mode: IoMode, algo: Algorithm, size: u64) -> bool {
+    guard::supported()
+        && mode == IoMode::Auto
+        && matches!(algo.kind, AlgoKind::Xxh3 | AlgoKind::Xxh128)
+        && size >= TREE_AUTO_MIN
 }
 
 #[cfg(any(target_os = "linux", target_os = "android"))]

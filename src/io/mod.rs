@@ -431,10 +431,23 @@ pub fn digest_inputs(
                 let threads = stream_threads();
                 threads > 1 && tree_pool(threads)
             };
+        // One fast digest (XXH3) of a large file: mapped, the next windows
+        // pre-faulted on a second thread while this one hashes.
+        let ahead = !tree
+            && algos.len() == 1
+            && size.is_some_and(|n| mapped::should_map_ahead(mode, algo, n))
+            && stream_threads() > 1;
+        let how = if tree {
+            mapped::Mapping::Tree
+        } else if ahead {
+            mapped::Mapping::Ahead
+        } else {
+            mapped::Mapping::Serial
+        };
         if let Some(size) = size
-            && (tree || mapped::should_map(mode, algo, size))
+            && (tree || ahead || mapped::should_map(mode, algo, size))
         {
-            match mapped::feed_mapped(&f, size, hasher.as_mut(), tree, &mut total) {
+            match mapped::feed_mapped(&f, size, hasher.as_mut(), how, &mut total) {
                 Ok(mapped::Outcome::Whole) => {
                     // A map leaves the file offset alone: read on from
                     // where the map ended.
