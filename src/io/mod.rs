@@ -187,12 +187,14 @@ pub(super) fn feed_then(
 const PARALLEL_CHUNK: usize = 1 << 20;
 
 /// Bytes per slot when one digest's hashing overlaps the reading of a
-/// large input (a thread each): 1 MiB. Measured on a 1 GiB cached file
-/// (Xeon, 2 cores, 5 interleaved rounds): sha256 908 -> 816 ms, md5
+/// large input (a thread each): 512 KiB, so the ring (4 slots) and the
+/// read buffer stay under 3 MiB. Measured on a 1 GiB cached file (Xeon,
+/// 2 cores, 5 interleaved rounds), 1 MiB slots: sha256 908 -> 816 ms, md5
 /// 1,829 -> 1,753 ms against hashing on the reading thread; xxh3 (hashing
 /// at 4x the copy's speed) gained nothing at 128 KiB-1 MiB slots (201 vs
-/// 210-237 ms) and lost at 64 KiB (351 ms: the hand-over per slot).
-const OVERLAP_CHUNK: usize = 1 << 20;
+/// 210-237 ms, 512 KiB: 219 ms) and lost at 64 KiB (351 ms: the
+/// hand-over per slot).
+const OVERLAP_CHUNK: usize = 512 << 10;
 
 /// Streams `reader` into `hasher` like [`feed_then`], but first looks at
 /// whether the input is large (its first read fills the buffer); a large
