@@ -199,19 +199,22 @@ fn mapped_and_read_digests_agree() {
     }
 }
 
+/// Starts `mhash --debug ARGS shrinks` on a sparse file of `len` bytes,
+/// cuts the file to 1 MiB after 300 ms (far earlier than hashing it could
+/// end), and returns the run's output and the file's digest as it is now
+/// (`--io read`, hashed after the cut).
 #[cfg(target_os = "linux")]
-#[test]
-fn file_truncated_under_the_map_is_read_again() {
+fn truncated_mid_hash(len: u64, args: &[&str], algo: &str) -> (std::process::Output, String) {
     use std::time::Duration;
     let d = TempDir::new().unwrap();
     let path: PathBuf = d.path().join("shrinks");
-    // 2 GiB, sparse: far longer to hash (debug build) than the 300 ms
-    // after which it is cut to 1 MiB of its own bytes.
     let f = fs::File::create(&path).unwrap();
-    f.set_len(2 << 30).unwrap();
+    f.set_len(len).unwrap();
     let child = util::command(util::MHASH)
         .current_dir(d.path())
-        .args(["--debug", "--io", "mmap", "-a", "md5", "shrinks"])
+        .arg("--debug")
+        .args(args)
+        .args(["-a", algo, "shrinks"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -219,10 +222,18 @@ fn file_truncated_under_the_map_is_read_again() {
     std::thread::sleep(Duration::from_millis(300));
     f.set_len(1 << 20).unwrap();
     let o = child.wait_with_output().unwrap();
+    let (now, _) = hash_with(d.path(), "read", algo, "shrinks");
+    (o, now)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn file_truncated_under_the_map_is_read_again() {
+    // 2 GiB, sparse: far longer to hash (debug build) than the 300 ms.
+    let (o, now) = truncated_mid_hash(2 << 30, &["--io", "mmap"], "md5");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "killed or failed: {:?} {err}", o.status);
     // The digest is that of the file as it is now: 1 MiB of zeros.
-    let (now, _) = hash_with(d.path(), "read", "md5", "shrinks");
     assert_eq!(String::from_utf8_lossy(&o.stdout), now);
     assert!(err.contains(", mmap+read\n"), "the guard did not fire: {err}");
 }
@@ -234,31 +245,15 @@ fn file_truncated_under_the_map_is_read_again() {
 #[cfg(target_os = "linux")]
 #[test]
 fn file_truncated_under_a_map_hashed_on_several_threads_is_read_again() {
-    use std::time::Duration;
     for algo in ["blake3", "xxh3"] {
-        let d = TempDir::new().unwrap();
-        let path: PathBuf = d.path().join("shrinks");
-        // 64 GiB, sparse: far longer to hash than the 300 ms after which
-        // it is cut to 1 MiB.
-        let f = fs::File::create(&path).unwrap();
-        f.set_len(64 << 30).unwrap();
-        let child = util::command(util::MHASH)
-            .current_dir(d.path())
-            .args(["--debug", "-j2", "-a", algo, "shrinks"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(300));
-        f.set_len(1 << 20).unwrap();
-        let o = child.wait_with_output().unwrap();
+        // 64 GiB, sparse.
+        let (o, now) = truncated_mid_hash(64 << 30, &["-j2"], algo);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
             o.status.success(),
             "{algo}: killed or failed: {:?} {err}",
             o.status
         );
-        let (now, _) = hash_with(d.path(), "read", algo, "shrinks");
         assert_eq!(String::from_utf8_lossy(&o.stdout), now, "{algo}");
         assert!(
             err.contains(", mmap+read\n"),

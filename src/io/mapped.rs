@@ -48,15 +48,16 @@ pub enum Outcome {
 /// `MAP_POPULATE` 16 MiB took 203 ms, 4 MiB 229 ms; read(2) 294 ms.
 pub const TREE_WINDOW: u64 = 16 << 20;
 
-/// Smallest file (bytes) that `auto` maps for a tree hash: 16 MiB (one
-/// window; below it rayon's split is not worth a map).
-const TREE_AUTO_MIN: u64 = TREE_WINDOW;
+/// Smallest file (bytes) that `auto` maps for a hash on several threads
+/// (a tree hash, or one mapped ahead): 16 MiB (one tree window; below it
+/// the second thread is not worth a map).
+const PARALLEL_MAP_MIN: u64 = TREE_WINDOW;
 
 /// Whether `auto` maps a regular file of `size` bytes hashed with `algo`
 /// as one tree hash on several threads (the caller knows the threads are
-/// there): BLAKE3 files of at least [`TREE_AUTO_MIN`] bytes.
+/// there): BLAKE3 files of at least [`PARALLEL_MAP_MIN`] bytes.
 pub fn should_map_tree(mode: IoMode, algo: Algorithm, size: u64) -> bool {
-    guard::supported() && mode == IoMode::Auto && algo.kind == AlgoKind::Blake3 && size >= TREE_AUTO_MIN
+    guard::supported() && mode == IoMode::Auto && algo.kind == AlgoKind::Blake3 && size >= PARALLEL_MAP_MIN
 }
 
 /// Smallest file (bytes) that `auto` maps: 1 MiB. Below it the map, populate
@@ -184,53 +185,41 @@ pub fn feed_mapped(
         // read(2)'s copy, and leaves the hash's critical path here.
         let mut outcome = None;
         std::thread::scope(|scope| {
-            // MAPPERS threads, each mapping every MAPPERS-th window; the
-            // hashing thread takes the windows from each in turn.
-            let mut queues = Vec::with_capacity(MAPPERS);
-            for k in 0..MAPPERS {
-                let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<memmap2::Mmap>>(AHEAD);
-                let map_at = &map_at;
-                let mapper =
-                    std::thread::Builder::new()
-                        .stack_size(64 * 1024)
-                        .spawn_scoped(scope, move || {
-                            let mut off = k as u64 * window;
-                            while off < size {
-                                let m = map_at(off);
-                                let stop = m.is_err();
-                                if tx.send(m).is_err() || stop {
-                                    return;
-                                }
-                                off += MAPPERS as u64 * window;
-                            }
-                        });
-                if mapper.is_err() {
-                    return;
-                }
-                queues.push(rx);
+            let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<memmap2::Mmap>>(AHEAD);
+            let map_at = &map_at;
+            let mapper = std::thread::Builder::new()
+                .stack_size(64 * 1024)
+                .spawn_scoped(scope, move || {
+                    let mut off = 0u64;
+                    while off < size {
+                        let m = map_at(off);
+                        let stop = m.is_err();
+                        if tx.send(m).is_err() || stop {
+                            return;
+                        }
+                        off += window;
+                    }
+                });
+            if mapper.is_err() {
+                return;
             }
             let mut r = Ok(Outcome::Whole);
-            let windows = size.div_ceil(window);
-            for i in 0..windows {
-                match queues[(i % MAPPERS as u64) as usize].recv() {
-                    Ok(Ok(map)) => {
+            for m in rx.iter() {
+                match m {
+                    Ok(map) => {
                         if !hash(map) {
                             r = Ok(Outcome::Shrank);
                             break;
                         }
                     }
-                    Ok(Err(e)) => {
+                    Err(e) => {
                         r = Err(e);
-                        break;
-                    }
-                    Err(_) => {
-                        r = Err(io::Error::other("mapping thread ended early"));
                         break;
                     }
                 }
             }
-            // Dropping the receivers stops the mappers at their next send.
-            drop(queues);
+            // Dropping the receiver stops the mapper at its next send.
+            drop(rx);
             outcome = Some(r);
         });
         if let Some(r) = outcome {
@@ -250,15 +239,12 @@ pub fn feed_mapped(
     Ok(Outcome::Whole)
 }
 
-/// Windows each mapping thread may have ready ahead of the hashing
-/// ([`Mapping::Ahead`]).
+/// Windows the mapping thread may have ready ahead of the hashing
+/// ([`Mapping::Ahead`]), on one mapping thread. Measured (XXH3, 1 GiB
+/// cached file, Xeon, 2 cores, 7 interleaved rounds): 214 ms with one
+/// mapping thread and with two, 227-245 ms with read(2) on one thread,
+/// dd bs=256K 173-186 ms.
 const AHEAD: usize = 2;
-
-/// Threads mapping windows ahead of the hashing ([`Mapping::Ahead`]): one.
-/// Measured (XXH3, 1 GiB cached file, Xeon, 2 cores, 7 interleaved
-/// rounds): 214 ms with one mapping thread and with two, 227-245 ms with
-/// read(2) on one thread, dd bs=256K 173-186 ms.
-const MAPPERS: usize = 1;
 
 /// How [`feed_mapped`] maps and hashes its windows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,18 +260,19 @@ pub enum Mapping {
 
 /// Whether `auto` maps a regular file of `size` bytes hashed with `algo`
 /// ahead of the hashing on a second thread (the caller knows it may use
-/// one): XXH3 and XXH128 files of at least [`TREE_AUTO_MIN`] bytes, which
+/// one): XXH3 and XXH128 files of at least [`PARALLEL_MAP_MIN`] bytes, which
 /// hash several times faster than read(2) copies.
 pub fn should_map_ahead(mode: IoMode, algo: Algorithm, size: u64) -> bool {
     guard::supported()
         && mode == IoMode::Auto
         && matches!(algo.kind, AlgoKind::Xxh3 | AlgoKind::Xxh128)
-        && size >= TREE_AUTO_MIN
+        && size >= PARALLEL_MAP_MIN
 }
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 mod guard {
-    //! The SIGBUS guard (Linux): a per-thread window, a process-wide handler.
+    //! The SIGBUS guard (Linux): a process-wide table of armed windows and
+    //! a process-wide handler.
 
     use std::sync::Once;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

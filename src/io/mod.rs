@@ -198,11 +198,13 @@ const OVERLAP_CHUNK: usize = 512 << 10;
 
 /// Streams `reader` into `hasher` like [`feed_then`], but first looks at
 /// whether the input is large (its first read fills the buffer); a large
-/// input is then hashed on several threads where the hasher allows:
-/// several digests (`-a md5,sha256`) each on a thread of its own over a
-/// shared ring of buffers ([`fanout::feed`]), or one tree hash (BLAKE3)
-/// over all of rayon's threads, `PARALLEL_CHUNK` bytes at a time.
-/// `threads()` > 1 allows either; it is asked only for such a hasher.
+/// input is then hashed on other threads than the reading one: several
+/// digests (`-a md5,sha256`) each on a thread of its own over a shared
+/// ring of buffers ([`fanout::feed`]), one tree hash (BLAKE3) over all of
+/// rayon's threads, `PARALLEL_CHUNK` bytes at a time, or any other digest
+/// on one thread over the same ring, `OVERLAP_CHUNK` bytes at a time.
+/// `threads()` > 1 allows each; for the last it is asked only once the
+/// first read has filled the buffer.
 fn stream(
     reader: &mut dyn Read,
     hasher: &mut dyn Hasher,

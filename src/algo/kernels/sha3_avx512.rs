@@ -110,9 +110,7 @@ const fn rho_diag(d: usize) -> [u64; 8] {
 
 /// The constant vectors of one permutation, built once per call.
 struct Consts {
-    rot1: __m512i,
-    rot2: __m512i,
-    rot4: __m512i,
+    /// `rot[k]`: position `p` takes lane `(p + k) mod 5`.
     rot: [__m512i; 5],
     pi_row: [__m512i; 5],
     rho_row: [__m512i; 5],
@@ -132,10 +130,7 @@ impl Consts {
     #[inline(always)]
     fn new() -> Consts {
         Consts {
-            rot1: vec(rot(1)),
-            rot2: vec(rot(2)),
-            rot4: vec(rot(4)),
-            rot: [vec(rot(0)), vec(rot(1)), vec(rot(2)), vec(rot(3)), vec(rot(4))],
+            rot: [0, 1, 2, 3, 4].map(|k| vec(rot(k))),
             pi_row: [0, 1, 2, 3, 4].map(|y| vec(pi_row(y))),
             rho_row: [0, 1, 2, 3, 4].map(|y| vec(rho_row(y))),
             rho_diag: [0, 1, 2, 3, 4].map(|d| vec(rho_diag(d))),
@@ -167,8 +162,8 @@ fn perm(idx: __m512i, a: __m512i) -> __m512i {
 #[inline]
 fn theta(s: &mut [__m512i; 5], k: &Consts) {
     let c = xor3(xor3(s[0], s[1], s[2]), s[3], s[4]);
-    let cm1 = perm(k.rot4, c);
-    let cp1 = _mm512_rol_epi64::<1>(perm(k.rot1, c));
+    let cm1 = perm(k.rot[4], c);
+    let cp1 = _mm512_rol_epi64::<1>(perm(k.rot[1], c));
     for r in s.iter_mut() {
         *r = xor3(*r, cm1, cp1);
     }
@@ -215,7 +210,7 @@ fn two_rounds(rows: &mut [__m512i; 5], k: &Consts, rc0: u64, rc1: u64) {
         rows[(2 * d) % 5] = if d == 0 { t } else { perm(k.rot[d], t) };
     }
     for r in rows.iter_mut() {
-        *r = chi(*r, perm(k.rot1, *r), perm(k.rot2, *r));
+        *r = chi(*r, perm(k.rot[1], *r), perm(k.rot[2], *r));
     }
     rows[0] = iota(rows[0], rc1);
 }
