@@ -1,8 +1,10 @@
 //! CPU feature detection for the backend choice and its report.
 //!
-//! Detection uses `cpufeatures` with the same feature lists the hash crates
-//! use, so what this module reports is what the crates run. Two environment
-//! variables narrow it:
+//! On x86 detection reads the CPUID words glibc's loader already read (see
+//! `detect`) and applies the feature lists the hash crates use
+//! (`cpufeatures`), so what this module reports is what the crates run; on
+//! AArch64 it is `cpufeatures` (HWCAP). Two environment variables narrow
+//! it:
 //! - `MHASH_BACKEND=portable` forces the portable code wherever mhash owns
 //!   the choice (the CRCs); crates that decide for themselves (sha1, sha2,
 //!   blake2b_simd) are reported as they are. `MHASH_BACKEND=NAME` forces
@@ -14,37 +16,172 @@ use std::sync::OnceLock;
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod detect {
-    //! Cached CPUID checks (cpufeatures), one per backend.
+    //! The CPUID words the backends need, read once per process.
+    //!
+    //! On glibc they come from the copy glibc's loader made at start-up
+    //! (`__x86_get_cpuid_feature_leaf`, `<sys/platform/x86.h>`, glibc
+    //! 2.33+), so mhash executes no CPUID of its own: in a virtual machine
+    //! every CPUID traps to the hypervisor, and the two detections a
+    //! `sha256sum /dev/null` used to make cost about a tenth of its
+    //! start-up (issue 17 part 4). Elsewhere (musl, older glibc, a static
+    //! glibc without the symbol) one CPUID of leaves 0, 1 and 7 instead.
+    //! The raw CPUID bits are used, not glibc's "active" ones: the
+    //! environment's `GLIBC_TUNABLES` is applied by [`super::Feature`]
+    //! itself, as before. The bit positions are Intel SDM vol. 2A's CPUID
+    //! table (leaf 1 ECX/EDX, leaf 7 sub-leaf 0 EBX/ECX); the OS-support
+    //! rule (OSXSAVE, then XCR0's YMM and ZMM state bits) is the one
+    //! `cpufeatures` and `std_detect` apply.
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86 as arch;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64 as arch;
+    use std::sync::OnceLock;
+
+    /// CPUID leaf 1 ECX/EDX, leaf 7 (sub-leaf 0) EBX/ECX, and XCR0 (0
+    /// where the OS has not enabled XSAVE).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub(super) struct Words {
+        pub(super) l1_ecx: u32,
+        pub(super) l1_edx: u32,
+        pub(super) l7_ebx: u32,
+        pub(super) l7_ecx: u32,
+        pub(super) xcr0: u64,
+    }
+
+    static WORDS: OnceLock<Words> = OnceLock::new();
+
     pub(super) fn get(f: super::Feature) -> bool {
+        has(*WORDS.get_or_init(|| from_glibc().unwrap_or_else(from_cpuid)), f)
+    }
+
+    /// Whether `w` shows feature `f` (and the OS state it needs).
+    pub(super) fn has(w: Words, f: super::Feature) -> bool {
         use super::Feature as F;
+        let bit = |word: u32, n: u32| word >> n & 1 == 1;
+        let (sse2, pclmul, ssse3, sse41) = (
+            bit(w.l1_edx, 26),
+            bit(w.l1_ecx, 1),
+            bit(w.l1_ecx, 9),
+            bit(w.l1_ecx, 19),
+        );
+        let (osxsave, avx) = (bit(w.l1_ecx, 27), bit(w.l1_ecx, 28));
+        let (bmi1, avx2, bmi2) = (bit(w.l7_ebx, 3), bit(w.l7_ebx, 5), bit(w.l7_ebx, 8));
+        let (avx512f, sha) = (bit(w.l7_ebx, 16), bit(w.l7_ebx, 29));
+        let (avx512bw, avx512vl) = (bit(w.l7_ebx, 30), bit(w.l7_ebx, 31));
+        let vpclmul = bit(w.l7_ecx, 10);
+        // XMM|YMM state (XCR0 bits 1-2); opmask, ZMM_Hi256, Hi16_ZMM (5-7).
+        let ymm = osxsave && w.xcr0 & 0x6 == 0x6;
+        let zmm = ymm && w.xcr0 & 0xe0 == 0xe0;
         match f {
-            F::ShaNi => shani::get(),
-            F::Pclmul => pclmul::get(),
-            F::Avx2 => avx2::get(),
-            F::Avx2Bmi2 => avx2_bmi2::get(),
-            F::Avx => avx::get(),
-            F::Sse41 => sse41::get(),
-            // cpufeatures 0.3 requires the AVX-512 (zmm) state for
-            // VPCLMULQDQ; GNU's cpu_supports ("vpclmulqdq") and std's
-            // detection check its CPUID bit with AVX's: Zen 3 has it
-            // without AVX-512.
-            F::Avx2Vpclmul => {
-                std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("vpclmulqdq")
-            }
-            F::Avx512Vpclmul => vpclmul_avx512::get(),
-            F::Avx512Vl => avx512vl::get(),
+            F::ShaNi => sha && sse2 && ssse3 && sse41,
+            F::Pclmul => pclmul && sse41,
+            F::Avx2 => avx2 && ymm,
+            F::Avx2Bmi2 => avx2 && ymm && bmi1 && bmi2,
+            F::Avx => avx && ymm,
+            F::Sse41 => sse41,
+            // GNU's cpu_supports ("vpclmulqdq") and std's detection check
+            // its CPUID bit with AVX's: Zen 3 has it without AVX-512.
+            F::Avx2Vpclmul => avx2 && ymm && vpclmul,
+            F::Avx512Vpclmul => avx512f && avx512bw && vpclmul && zmm,
+            F::Avx512Vl => avx2 && avx512f && avx512vl && zmm,
             _ => false,
         }
     }
-    cpufeatures::new!(shani, "sha", "sse2", "ssse3", "sse4.1");
-    cpufeatures::new!(pclmul, "pclmulqdq", "sse4.1");
-    cpufeatures::new!(avx2, "avx2");
-    cpufeatures::new!(avx2_bmi2, "avx2", "bmi1", "bmi2");
-    cpufeatures::new!(avx, "avx");
-    cpufeatures::new!(sse41, "sse4.1");
-    cpufeatures::new!(vpclmul_avx512, "avx512f", "avx512bw", "vpclmulqdq");
-    cpufeatures::new!(avx512vl, "avx2", "avx512f", "avx512vl");
+
+    /// The words from glibc's start-up CPUID copy, or `None` where this
+    /// glibc has no `__x86_get_cpuid_feature_leaf` (before 2.33) or has
+    /// not filled it in.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    fn from_glibc() -> Option<Words> {
+        /// `struct cpuid_feature`, `<bits/platform/x86.h>`: EAX, EBX,
+        /// ECX, EDX as CPUID returned them, then glibc's usable bits.
+        #[repr(C)]
+        struct CpuidFeature {
+            cpuid: [u32; 4],
+            active: [u32; 4],
+        }
+        type LeafFn = unsafe extern "C" fn(u32) -> *const CpuidFeature;
+        // Looked up, not linked: a build on glibc < 2.33 still links and
+        // runs (then with CPUID).
+        // SAFETY: dlsym with a NUL-terminated name; RTLD_DEFAULT searches
+        // the objects already loaded.
+        let sym = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"__x86_get_cpuid_feature_leaf".as_ptr()) };
+        if sym.is_null() {
+            return None;
+        }
+        // SAFETY: the symbol is glibc's `const struct cpuid_feature
+        // *__x86_get_cpuid_feature_leaf (unsigned int)`.
+        let leaf: LeafFn = unsafe { std::mem::transmute::<*mut libc::c_void, LeafFn>(sym) };
+        // SAFETY: glibc returns a pointer to static data for every index
+        // (a zeroed entry past its table); CPUID_INDEX_1 = 0,
+        // CPUID_INDEX_7 = 1.
+        let (l1, l7) = unsafe { (leaf(0).as_ref()?, leaf(1).as_ref()?) };
+        let _ = l1.active;
+        // Leaf 1's EAX (the processor signature) is never 0 once glibc
+        // has run CPUID.
+        if l1.cpuid[0] == 0 {
+            return None;
+        }
+        Some(Words {
+            l1_ecx: l1.cpuid[2],
+            l1_edx: l1.cpuid[3],
+            l7_ebx: l7.cpuid[1],
+            l7_ecx: l7.cpuid[2],
+            xcr0: xcr0(l1.cpuid[2]),
+        })
+    }
+
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    fn from_glibc() -> Option<Words> {
+        None
+    }
+
+    /// The words from CPUID itself.
+    pub(super) fn from_cpuid() -> Words {
+        // SAFETY: CPUID exists on every x86-64 CPU (and every x86 CPU
+        // Rust's x86 targets support); leaf 7 is read only where leaf 0
+        // says it exists. (`__cpuid` is a safe function from Rust 1.94;
+        // the block is for the MSRV.)
+        #[allow(unused_unsafe)]
+        unsafe {
+            let max = arch::__cpuid(0).eax;
+            let l1 = arch::__cpuid(1);
+            let l7 = if max >= 7 {
+                arch::__cpuid_count(7, 0)
+            } else {
+                arch::CpuidResult {
+                    eax: 0,
+                    ebx: 0,
+                    ecx: 0,
+                    edx: 0,
+                }
+            };
+            Words {
+                l1_ecx: l1.ecx,
+                l1_edx: l1.edx,
+                l7_ebx: l7.ebx,
+                l7_ecx: l7.ecx,
+                xcr0: xcr0(l1.ecx),
+            }
+        }
+    }
+
+    /// XCR0 (the state components the OS saves), or 0 where the OS has
+    /// not enabled XSAVE (leaf 1 ECX bit 27, OSXSAVE, clear).
+    fn xcr0(l1_ecx: u32) -> u64 {
+        #[target_feature(enable = "xsave")]
+        unsafe fn read() -> u64 {
+            // SAFETY: OSXSAVE is set (checked by the caller), so XGETBV
+            // is enabled; XCR0 is register 0.
+            unsafe { arch::_xgetbv(0) }
+        }
+        if l1_ecx >> 27 & 1 == 1 {
+            // SAFETY: OSXSAVE implies the CPU has XSAVE.
+            unsafe { read() }
+        } else {
+            0
+        }
+    }
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -246,6 +383,78 @@ pub fn parse_hwcaps_off(tunables: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// glibc's copy of the CPUID words and CPUID itself agree, so the
+    /// backends chosen are the same either way.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[test]
+    fn glibcs_cpuid_words_are_the_cpus() {
+        let direct = detect::from_cpuid();
+        for f in Feature::ALL {
+            assert_eq!(
+                detect::get(f),
+                detect::has(direct, f),
+                "{} differs between glibc's copy and CPUID",
+                f.name()
+            );
+        }
+    }
+
+    /// The features agree with std's own detection (`std_detect`), which
+    /// reads CPUID and XCR0 by the same rules.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn features_agree_with_std_detect() {
+        use std::arch::is_x86_feature_detected as d;
+        let std = [
+            (
+                Feature::ShaNi,
+                d!("sha") && d!("sse2") && d!("ssse3") && d!("sse4.1"),
+            ),
+            (Feature::Pclmul, d!("pclmulqdq") && d!("sse4.1")),
+            (Feature::Avx2, d!("avx2")),
+            (Feature::Avx2Bmi2, d!("avx2") && d!("bmi1") && d!("bmi2")),
+            (Feature::Avx, d!("avx")),
+            (Feature::Sse41, d!("sse4.1")),
+            (Feature::Avx2Vpclmul, d!("avx2") && d!("vpclmulqdq")),
+            (
+                Feature::Avx512Vpclmul,
+                d!("avx512f") && d!("avx512bw") && d!("vpclmulqdq"),
+            ),
+            (Feature::Avx512Vl, d!("avx2") && d!("avx512f") && d!("avx512vl")),
+        ];
+        for (f, want) in std {
+            assert_eq!(f.detected(), want, "{}", f.name());
+        }
+    }
+
+    /// The OS-state rule: AVX-512 bits without the ZMM state in XCR0 (an
+    /// OS that does not save it) are not usable; neither is AVX2 without
+    /// OSXSAVE.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[test]
+    fn features_need_the_os_state() {
+        let all = detect::Words {
+            l1_ecx: u32::MAX,
+            l1_edx: u32::MAX,
+            l7_ebx: u32::MAX,
+            l7_ecx: u32::MAX,
+            xcr0: 0xe7,
+        };
+        assert!(detect::has(all, Feature::Avx512Vl));
+        let no_zmm = detect::Words { xcr0: 0x7, ..all };
+        assert!(!detect::has(no_zmm, Feature::Avx512Vl));
+        assert!(!detect::has(no_zmm, Feature::Avx512Vpclmul));
+        assert!(detect::has(no_zmm, Feature::Avx2Bmi2));
+        let no_osxsave = detect::Words {
+            l1_ecx: !(1 << 27),
+            ..all
+        };
+        assert!(!detect::has(no_osxsave, Feature::Avx2));
+        assert!(detect::has(no_osxsave, Feature::ShaNi));
+        let none = detect::Words::default();
+        assert!(Feature::ALL.iter().all(|&f| !detect::has(none, f)));
+    }
 
     #[test]
     fn hwcaps_list_is_parsed() {

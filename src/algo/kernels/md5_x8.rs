@@ -32,10 +32,8 @@ impl Md5x8 {
     /// Eight lanes at the initial state, or `None` when the CPU lacks AVX2
     /// (or, for the `avx512` kernel, AVX-512F and AVX-512VL).
     pub(in crate::algo) fn new(avx512: bool) -> Option<Md5x8> {
-        let ok = std::arch::is_x86_feature_detected!("avx2")
-            && (!avx512
-                || (std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512vl")));
+        use crate::algo::cpu::Feature;
+        let ok = Feature::Avx2.detected() && (!avx512 || Feature::Avx512Vl.detected());
         ok.then(|| {
             let mut k = Md5x8 { s: [0; 32], avx512 };
             for lane in 0..8 {
@@ -65,13 +63,13 @@ impl LaneKernel for Md5x8 {
         let ptrs: [*const u8; 8] = core::array::from_fn(|j| blocks[j].as_ptr());
         if self.avx512 {
             // SAFETY: a `Md5x8` with `avx512` exists only where `new` found
-            // AVX2, AVX-512F and AVX-512VL (`is_x86_feature_detected!`), the
+            // AVX2, AVX-512F and AVX-512VL (`Feature::Avx512Vl.detected()`), the
             // features `compress8_avx512` enables; each pointer has `len`
             // readable bytes (checked above).
             unsafe { compress8_avx512(&mut self.s, ptrs, len / 64) }
         } else {
             // SAFETY: a `Md5x8` exists only where `new` found AVX2
-            // (`is_x86_feature_detected!("avx2")`), the feature `compress8`
+            // (`Feature::Avx2.detected()`), the feature `compress8`
             // enables; each pointer has `len` readable bytes (checked above).
             unsafe { compress8(&mut self.s, ptrs, len / 64) }
         }

@@ -25,7 +25,7 @@ impl Sha256x8 {
     pub(in crate::algo) fn new(sha224: bool) -> Option<Sha256x8> {
         let iv = if sha224 { IV_224 } else { IV_256 };
         let out_len = if sha224 { 28 } else { 32 };
-        std::arch::is_x86_feature_detected!("avx2").then(|| {
+        crate::algo::cpu::Feature::Avx2.detected().then(|| {
             let mut k = Sha256x8 {
                 s: [0; 64],
                 iv,
@@ -57,7 +57,7 @@ impl LaneKernel for Sha256x8 {
         );
         let ptrs: [*const u8; 8] = core::array::from_fn(|j| blocks[j].as_ptr());
         // SAFETY: a `Sha256x8` exists only where `new` found AVX2
-        // (`is_x86_feature_detected!("avx2")`), the feature `compress8`
+        // (`Feature::Avx2.detected()`), the feature `compress8`
         // enables; each pointer has `len` readable bytes (checked above).
         unsafe { compress8(&mut self.s, ptrs, len / 64) }
     }

@@ -22,9 +22,7 @@ pub(in crate::algo) struct Sha256xN<const N: usize> {
 
 /// True when the CPU has what [`compress_n`] enables.
 fn detected() -> bool {
-    std::arch::is_x86_feature_detected!("sha")
-        && std::arch::is_x86_feature_detected!("ssse3")
-        && std::arch::is_x86_feature_detected!("sse4.1")
+    crate::algo::cpu::Feature::ShaNi.detected()
 }
 
 impl<const N: usize> Sha256xN<N> {
@@ -57,7 +55,7 @@ impl<const N: usize> LaneKernel for Sha256xN<N> {
         );
         let ptrs: [*const u8; N] = core::array::from_fn(|j| blocks[j].as_ptr());
         // SAFETY: a `Sha256xN` exists only where `new` found SHA, SSSE3
-        // and SSE4.1 (`is_x86_feature_detected!`), the features
+        // and SSE4.1 (`Feature::ShaNi.detected()`), the features
         // `compress_n` enables; each pointer has `len` readable bytes.
         unsafe { compress_n::<N>(self.s.each_mut(), ptrs, len / 64) }
     }

@@ -267,9 +267,10 @@ pub(in crate::algo) struct Sha3Avx512 {
 impl Sha3Avx512 {
     /// A fresh SHA3 computation with a `bits`-bit digest (224, 256, 384 or
     /// 512; the rate is 200 - 2 * bits / 8 bytes, FIPS 202 §6.1), or
-    /// `None` when the CPU lacks AVX-512F.
+    /// `None` when the CPU lacks AVX-512F (with AVX2 and AVX-512VL, as the
+    /// backend table asks).
     pub(in crate::algo) fn new(bits: usize) -> Option<Sha3Avx512> {
-        if !std::arch::is_x86_feature_detected!("avx512f") {
+        if !crate::algo::cpu::Feature::Avx512Vl.detected() {
             return None;
         }
         let out_len = bits / 8;

@@ -32,10 +32,9 @@ impl Sha512Avx2 {
     /// A state starting from `iv` (SHA-512's or SHA-384's initial hash
     /// value), or `None` when the CPU lacks AVX2, BMI1 or BMI2.
     pub(in crate::algo) fn new(iv: [u64; 8]) -> Option<Sha512Avx2> {
-        (std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2"))
-        .then_some(Sha512Avx2(iv))
+        crate::algo::cpu::Feature::Avx2Bmi2
+            .detected()
+            .then_some(Sha512Avx2(iv))
     }
 }
 
@@ -45,7 +44,7 @@ impl Compress for Sha512Avx2 {
     const LEN_LITTLE_ENDIAN: bool = false;
     fn compress(&mut self, blocks: &[u8]) {
         // SAFETY: a `Sha512Avx2` exists only where `new` found AVX2, BMI1
-        // and BMI2 (`is_x86_feature_detected!`), the features
+        // and BMI2 (`Feature::Avx2Bmi2.detected()`), the features
         // `compress_avx2` enables.
         unsafe { compress_avx2(&mut self.0, blocks) }
     }
@@ -77,7 +76,7 @@ fn load4(s: &mut Sched, p: &[u8; 512]) {
             let chunk: &[u8; 32] = p[off..off + 32].try_into().unwrap();
             // SAFETY: `chunk` is 32 readable bytes; `loadu` needs no
             // alignment. AVX2 is enabled on this function (the caller's
-            // `is_x86_feature_detected!("avx2")` check, see `Sha512Avx2::new`).
+            // `Feature::Avx2Bmi2` check, see `Sha512Avx2::new`).
             let x = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
             _mm256_shuffle_epi8(x, bswap)
         });
@@ -241,7 +240,7 @@ fn block<const SCHED: bool>(state: &mut [u64; 8], cur: &Sched, j: usize, next: &
         () => {
             // SAFETY: BMI1 (`andn`) and BMI2 (`rorx`) are enabled on this
             // function, whose only caller runs where `Sha512Avx2::new`'s
-            // `is_x86_feature_detected!` found them. The rounds read the
+            // `Feature::Avx2Bmi2.detected()` found them. The rounds read the
             // sixteen u64 at `p + 32k` (k < 16), lane `j < 4` of sixteen
             // entries of `cur.wk` (80 entries, five chunks from entry 0),
             // and leave `p` sixteen entries on; `rbp` is pushed and popped
