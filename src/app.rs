@@ -11,6 +11,9 @@ use crate::sched;
 pub fn run(cfg: &Config, con: &mut Console) -> i32 {
     let common = &cfg.common;
     crate::io::set_read_size(common.read_size);
+    // Whether descriptors 0-2 are open is decided (and remembered) now,
+    // before any input or checksum file is opened onto a free number.
+    let _ = crate::os::standard_fds_open();
     if common.personality.is_gnu() {
         // The CRC and sum lines too: GNU 9.11 lost errno there ("write
         // error"), fixed after 9.11 (coreutils 2de1a28bc, "sum,cksum:

@@ -166,11 +166,17 @@ pub fn stdout_shared() -> bool {
 /// what then happens (`sha256sum a - <&-`: `a` is opened as descriptor 0
 /// and closed again before `-` finds it closed), so the caller must hash
 /// one file at a time to reproduce it.
+///
+/// Checked once per process, at the first call (before any input is
+/// opened: the scheduler asks first), and remembered: later calls, once
+/// per batch of files, would otherwise cost three system calls each, and
+/// a descriptor number reused by an input would read as open anyway.
 pub fn standard_fds_open() -> bool {
     #[cfg(unix)]
     {
+        static OPEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         // SAFETY: F_GETFD on a descriptor number has no side effects.
-        (0..3).all(|fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1)
+        *OPEN.get_or_init(|| (0..3).all(|fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1))
     }
     #[cfg(not(unix))]
     {
