@@ -203,6 +203,7 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
                     from = to + 1;
                 }
             };
+            io::lanes::reserve_descriptors(jobs);
             sched::run_ordered_batched(jobs, window, sched::Batching::lanes(l), producer, work, emit)
         }
         None => {

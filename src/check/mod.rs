@@ -559,6 +559,7 @@ fn schedule(common: &Common, lines: &mut Lines<'_>, sink: &mut (dyn FnMut(Event,
                         });
                     io::lanes::digest_batch(&inputs, buf, &opts, &mut |_| {}, &mut sink);
                 };
+            io::lanes::reserve_descriptors(jobs);
             sched::run_ordered_batched(
                 jobs,
                 window,

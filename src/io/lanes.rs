@@ -11,6 +11,8 @@
 //! kept per thread), [`super::read_size`] bytes each, whatever the file
 //! sizes.
 
+#[cfg(target_os = "linux")]
+use super::ring;
 use super::{Digested, InputOpts, ReadBuf, mapped};
 use crate::algo::Algorithm;
 use crate::algo::lanes::{LaneInput, Lanes, MAX_LANES, lane_kernel};
@@ -99,7 +101,10 @@ pub fn digest_batch(
             let ran = group.len() >= 2
                 && lane_kernel(algo)
                     .and_then(|k| k.start(algo))
-                    .is_some_and(|lanes| run_lanes(lanes, &group, inputs, buf, started, out));
+                    .is_some_and(|lanes| {
+                        let batches = Batches::new(opts.mode == IoMode::Auto && group.len() >= RING_MIN);
+                        run_lanes(lanes, batches, &group, inputs, buf, started, out)
+                    });
             if !ran {
                 left.extend(group);
             }
@@ -145,8 +150,12 @@ struct Feed {
 /// measured with `fstat`; a regular file takes a lane, anything else
 /// waits until the lanes are empty and their results delivered and
 /// flushed, and is then read alone ([`digest_alone`]).
+///
+/// With `batches` on, the files are opened [`ring::MAX_OPENS`] at a time
+/// and closed in batches through io_uring (see [`Batches`]).
 fn run_lanes(
     mut lanes: Lanes,
+    mut batches: Batches,
     group: &[usize],
     inputs: &[(&OsStr, Algorithm)],
     buf: &mut ReadBuf,
@@ -184,25 +193,53 @@ fn run_lanes(
                         if alone.is_some() || starved {
                             break;
                         }
-                        let Some(&at) = group.get(next) else {
-                            break;
-                        };
-                        next += 1;
-                        started(at);
-                        // With files open in other lanes, descriptors
-                        // running out is no error: go on with those.
-                        let holding = alone.is_some() || feeds.iter().any(Option::is_some);
-                        let file = match crate::os::open_input(Path::new(inputs[at].0), true, holding) {
-                            Ok(file) => file,
-                            Err(e) if holding && crate::os::fds_exhausted(&e) => {
-                                // Tried again once a lane has closed its file.
-                                next -= 1;
-                                starved = true;
-                                break;
+                        let (at, ahead) = match batches.take(group, &mut next, inputs, kernel_name, out) {
+                            Some(a) => a,
+                            None => {
+                                let Some(&at) = group.get(next) else {
+                                    break;
+                                };
+                                next += 1;
+                                (at, Ahead::Later)
                             }
-                            Err(e) => {
+                        };
+                        let file = match ahead {
+                            Ahead::Opened(file) => {
+                                started(at);
+                                file
+                            }
+                            Ahead::Failed(e) => {
+                                started(at);
                                 out.deliver(at, Err(e));
                                 continue;
+                            }
+                            Ahead::Later => {
+                                // Finished files first give their
+                                // descriptors back.
+                                batches.flush_closes(kernel_name, out);
+                                // With files open in other lanes (or opened
+                                // ahead), descriptors running out is no
+                                // error: go on with those.
+                                let holding =
+                                    alone.is_some() || feeds.iter().any(Option::is_some) || batches.holds_files();
+                                match crate::os::open_input(Path::new(inputs[at].0), true, holding) {
+                                    Ok(file) => {
+                                        started(at);
+                                        file
+                                    }
+                                    Err(e) if holding && crate::os::fds_exhausted(&e) => {
+                                        // Tried again after the others (once a
+                                        // lane has closed its file).
+                                        batches.later(at);
+                                        starved = feeds.iter().any(Option::is_some);
+                                        break;
+                                    }
+                                    Err(e) => {
+                                        started(at);
+                                        out.deliver(at, Err(e));
+                                        continue;
+                                    }
+                                }
                             }
                         };
                         match file.metadata() {
@@ -241,12 +278,20 @@ fn run_lanes(
             if feeds.iter().all(Option::is_none) {
                 match alone.take() {
                     Some((at, file)) => {
+                        batches.flush_closes(kernel_name, out);
                         out.flush();
                         out.deliver(at, digest_alone(file, inputs[at].1, bufs[0]));
                         starved = false;
                         continue;
                     }
-                    None => return true,
+                    None if batches.has_ahead() || next < group.len() => {
+                        starved = false;
+                        continue;
+                    }
+                    None => {
+                        batches.flush_closes(kernel_name, out);
+                        return true;
+                    }
                 }
             }
             let mut input = [LaneInput::IDLE; MAX_LANES];
@@ -268,18 +313,250 @@ fn run_lanes(
             for (lane, digest) in done.drain(..) {
                 let f = feeds[lane].take().expect("a finished lane had an input");
                 starved = false;
-                // GNU checks fclose's result: a close error fails the input.
-                let r = f.file.close().map(|()| Digested {
-                    digest,
-                    size: f.total,
-                    method: "read",
-                    lane_kernel: Some(kernel_name),
-                    store: None,
-                });
-                out.deliver(f.at, r);
+                batches.finish(f.at, digest, f.total, f.file, kernel_name, out);
             }
         }
     })
+}
+
+/// The fewest files in a lane group for which opening and closing them
+/// in batches (io_uring) is tried: below it, setting up a ring (one
+/// `io_uring_setup` and its mappings, once per thread) would cost more
+/// than the batching saves.
+const RING_MIN: usize = 16;
+
+/// A file opened ahead of its turn (or not).
+enum Ahead {
+    Opened(Input),
+    /// Its open failed with this error (reported in its place).
+    Failed(io::Error),
+    /// To be opened by [`crate::os::open_input`] when its turn comes.
+    Later,
+}
+
+/// A finished input: its index, digest and size.
+struct Finished {
+    at: usize,
+    digest: Vec<u8>,
+    total: u64,
+}
+
+/// A finished input whose close is still to be made: its result waits
+/// for close(2)'s (GNU fails an input whose close fails).
+struct Closing {
+    done: Finished,
+    file: Input,
+}
+
+/// Files opened per batch (at most [`ring::MAX_OPENS`]): 16 and 32
+/// measured alike; fewer keep fewer descriptors open.
+const OPEN_BATCH: usize = 16;
+
+/// Grows the descriptor table, before `jobs` threads start hashing in
+/// lanes, to what they may hold open at once: per thread the files opened
+/// ahead, those in lanes and those waiting for their close, and its ring
+/// (see [`crate::os::reserve_descriptors`]).
+pub fn reserve_descriptors(jobs: usize) {
+    if jobs > 1 {
+        crate::os::reserve_descriptors(jobs * (2 * OPEN_BATCH + MAX_LANES + 2) + 16);
+    }
+}
+
+/// Opens the next files [`ring::MAX_OPENS`] at a time and closes the
+/// finished ones in the same submissions, through io_uring (Linux; see
+/// `super::ring`); where that is off or refused, every file is opened
+/// and closed by the lanes themselves, one system call each, as before.
+struct Batches {
+    on: bool,
+    ahead: std::collections::VecDeque<(usize, Ahead)>,
+    closing: Vec<Closing>,
+}
+
+impl Batches {
+    fn new(wanted: bool) -> Batches {
+        Batches {
+            on: wanted && ring_may_use(),
+            ahead: std::collections::VecDeque::new(),
+            closing: Vec::new(),
+        }
+    }
+
+    /// The next input of `group` (advancing `next`), opened ahead if it
+    /// could be, or `None` when batches are off and nothing is ahead.
+    fn take(
+        &mut self,
+        group: &[usize],
+        next: &mut usize,
+        inputs: &[(&OsStr, Algorithm)],
+        kernel_name: &'static str,
+        out: &mut dyn Deliver<io::Result<Digested>>,
+    ) -> Option<(usize, Ahead)> {
+        if self.ahead.is_empty() && self.on && *next < group.len() {
+            let end = (*next + OPEN_BATCH).min(group.len());
+            self.open_batch(&group[*next..end], inputs, kernel_name, out);
+            *next = end;
+        }
+        self.ahead.pop_front()
+    }
+
+    /// Puts `at` back, to be opened by itself after the others ahead.
+    fn later(&mut self, at: usize) {
+        self.ahead.push_back((at, Ahead::Later));
+    }
+
+    fn has_ahead(&self) -> bool {
+        !self.ahead.is_empty()
+    }
+
+    /// True when a file opened ahead holds a descriptor.
+    fn holds_files(&self) -> bool {
+        self.ahead.iter().any(|(_, a)| matches!(a, Ahead::Opened(_)))
+    }
+
+    /// A lane's input is done: its result is delivered once its file is
+    /// closed (now, with batches off; with the next batch, else).
+    fn finish(
+        &mut self,
+        at: usize,
+        digest: Vec<u8>,
+        total: u64,
+        file: Input,
+        kernel_name: &'static str,
+        out: &mut dyn Deliver<io::Result<Digested>>,
+    ) {
+        let done = Finished { at, digest, total };
+        if !self.on {
+            let r = file.close();
+            out.deliver(at, finished(r, done, kernel_name));
+            return;
+        }
+        self.closing.push(Closing { done, file });
+        if self.closing.len() >= OPEN_BATCH {
+            self.flush_closes(kernel_name, out);
+        }
+    }
+
+    /// Closes every finished file still open and delivers its result.
+    fn flush_closes(&mut self, kernel_name: &'static str, out: &mut dyn Deliver<io::Result<Digested>>) {
+        if !self.closing.is_empty() {
+            self.open_batch(&[], &[], kernel_name, out);
+        }
+    }
+
+    /// One submission: the pending closes, then the opens of `ats`.
+    fn open_batch(
+        &mut self,
+        ats: &[usize],
+        inputs: &[(&OsStr, Algorithm)],
+        kernel_name: &'static str,
+        out: &mut dyn Deliver<io::Result<Digested>>,
+    ) {
+        let closing = std::mem::take(&mut self.closing);
+        match ring_batch(ats, inputs, closing) {
+            Ok((opened, closed)) => {
+                for (done, r) in closed {
+                    crate::os::input_closed();
+                    out.deliver(done.at, finished(r, done, kernel_name));
+                }
+                for (&at, r) in ats.iter().zip(opened) {
+                    let a = match r {
+                        Some(Ok(f)) => Ahead::Opened(Input::adopt(f)),
+                        // Descriptors ran out: opened again in turn.
+                        Some(Err(e)) if crate::os::fds_exhausted(&e) => Ahead::Later,
+                        Some(Err(e)) => Ahead::Failed(e),
+                        None => Ahead::Later,
+                    };
+                    self.ahead.push_back((at, a));
+                }
+            }
+            Err(closing) => {
+                // No ring on this thread: everything one call at a time.
+                self.on = false;
+                for c in closing {
+                    let r = c.file.close();
+                    out.deliver(c.done.at, finished(r, c.done, kernel_name));
+                }
+                self.ahead.extend(ats.iter().map(|&at| (at, Ahead::Later)));
+            }
+        }
+    }
+}
+
+/// An input's result once its file is closed.
+fn finished(closed: io::Result<()>, done: Finished, kernel_name: &'static str) -> io::Result<Digested> {
+    closed.map(|()| Digested {
+        digest: done.digest,
+        size: done.total,
+        method: "read",
+        lane_kernel: Some(kernel_name),
+        store: None,
+    })
+}
+
+/// Opens the inputs `ats` and closes `closing` in one io_uring
+/// submission: each open's result (`None`: a name io_uring cannot take,
+/// with a NUL byte, left to open(2)), each close with its result; or
+/// `Err(closing)`, untouched, where this thread has no ring.
+#[cfg(target_os = "linux")]
+#[allow(clippy::type_complexity)]
+fn ring_batch(
+    ats: &[usize],
+    inputs: &[(&OsStr, Algorithm)],
+    closing: Vec<Closing>,
+) -> Result<(Vec<Option<io::Result<File>>>, Vec<(Finished, io::Result<()>)>), Vec<Closing>> {
+    use std::os::fd::FromRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let names: Vec<Option<std::ffi::CString>> = ats
+        .iter()
+        .map(|&at| std::ffi::CString::new(inputs[at].0.as_bytes()).ok())
+        .collect();
+    let paths: Vec<&std::ffi::CStr> = names.iter().flatten().map(|c| c.as_c_str()).collect();
+    // The descriptors go to the kernel, still counted as open inputs
+    // until their closes complete.
+    let (fds, dones): (Vec<_>, Vec<_>) = closing.into_iter().map(|c| (c.file.into_raw_fd(), c.done)).unzip();
+    match ring::open_and_close(&paths, fds) {
+        Ok(done) => {
+            let mut opened = done.opened.into_iter();
+            let results = names.iter().map(|n| n.as_ref().and_then(|_| opened.next())).collect();
+            Ok((results, dones.into_iter().zip(done.closed).collect()))
+        }
+        // The kernel took nothing: the descriptors are given back.
+        Err(fds) => Err(fds
+            .into_iter()
+            .zip(dones)
+            .map(|(fd, done)| {
+                // SAFETY: `fd` came from `into_raw_fd` above and is still
+                // open (the batch was refused before the kernel took it).
+                let file = Input::adopt(unsafe { File::from_raw_fd(fd) });
+                // `into_raw_fd` kept it counted and `adopt` counted it
+                // again.
+                crate::os::input_closed();
+                Closing { done, file }
+            })
+            .collect()),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+#[allow(clippy::type_complexity)]
+fn ring_batch(
+    _ats: &[usize],
+    _inputs: &[(&OsStr, Algorithm)],
+    closing: Vec<Closing>,
+) -> Result<(Vec<Option<io::Result<File>>>, Vec<(Finished, io::Result<()>)>), Vec<Closing>> {
+    Err(closing)
+}
+
+/// True unless this thread found io_uring refused.
+fn ring_may_use() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        super::ring::may_use()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
 }
 
 /// Reads until `f` has at least one 64-byte block unhashed in `buf`, or its

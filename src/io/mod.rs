@@ -10,6 +10,8 @@
 mod fanout;
 pub mod lanes;
 mod mapped;
+#[cfg(target_os = "linux")]
+mod ring;
 mod split;
 
 pub use fanout::Multi;
