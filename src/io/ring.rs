@@ -96,9 +96,27 @@ pub fn open_and_close(paths: &[&CStr], closes: Vec<RawFd>) -> Result<Done, Vec<R
     })
 }
 
-/// True when this thread's ring exists or has not been tried yet.
+/// True when this thread's ring exists or has not been tried yet, and
+/// the descriptor limit leaves room for it: a ring is one more open
+/// descriptor per thread, and under a small `ulimit -n` (GNU's tests use
+/// 5 and 8) the last free number must stay for the inputs.
 pub fn may_use() -> bool {
-    RING.with(|cell| !matches!(*cell.borrow(), State::Refused))
+    room_for_rings() && RING.with(|cell| !matches!(*cell.borrow(), State::Refused))
+}
+
+/// The soft `RLIMIT_NOFILE` below which no ring is made.
+const MIN_NOFILE: u64 = 256;
+
+fn room_for_rings() -> bool {
+    static ROOM: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ROOM.get_or_init(|| {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes into `lim`.
+        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 && lim.rlim_cur >= MIN_NOFILE }
+    })
 }
 
 /// A ring with `OPENAT` and `CLOSE`, or `None`.
