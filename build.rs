@@ -46,7 +46,15 @@ fn probe() -> bool {
     let exe = out.join("relr-probe");
     let cc = env::var_os("CC").unwrap_or_else(|| "cc".into());
     let built = Command::new(cc)
-        .args(["-x", "c", "-", "-fPIE", "-pie", "-Wl,-z,pack-relative-relocs", "-o"])
+        .args([
+            "-x",
+            "c",
+            "-",
+            "-fPIE",
+            "-pie",
+            "-Wl,-z,pack-relative-relocs",
+            "-o",
+        ])
         .arg(&exe)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -57,7 +65,8 @@ fn probe() -> bool {
             if let Some(mut stdin) = child.stdin.take() {
                 // A pointer in initialised data: the probe has a
                 // relative relocation to pack.
-                stdin.write_all(b"static const char *p = \"x\";\nint main(void) { return p[0] != 'x'; }\n")?;
+                stdin
+                    .write_all(b"static const char *p = \"x\";\nint main(void) { return p[0] != 'x'; }\n")?;
             }
             child.wait()
         })

@@ -217,3 +217,102 @@ fn fifos_among_lane_files_are_read_whole() {
         }
     }
 }
+
+/// 1,000 files with missing names, a directory and an empty file among
+/// them, many more than one io_uring batch (16 opens) and than a thread
+/// hashes before it sets up a ring (256): what GNU prints, with every job
+/// count, and the same with `MHASH_IO=read` (each file opened and closed
+/// by its own system call). Where io_uring works here (`strace` sees
+/// `io_uring_setup` succeed), most files are not opened by openat(2):
+/// fewer openat calls than half the files.
+#[test]
+fn files_opened_in_io_uring_batches_print_what_gnu_prints() {
+    let d = TempDir::new().unwrap();
+    corpus(d.path());
+    let mut ops = Vec::new();
+    for i in 0..1000usize {
+        let name = format!("r{i:04}");
+        match i % 37 {
+            5 => ops.push(format!("gone{i}")),
+            11 => ops.push("sub".to_string()),
+            _ => {
+                fs::write(d.path().join(&name), noise((i * 61) % 5000, i as u64)).unwrap();
+                ops.push(name);
+            }
+        }
+    }
+    let ops = ops.join(" ");
+    for tool in ["md5sum", "sha256sum"] {
+        let cmd = format!("{tool} {ops}");
+        let want = if util::gnu_available(&format!(
+            "lanes_cli::files_opened_in_io_uring_batches_print_what_gnu_prints ({tool}; compared with MHASH_IO=read instead)"
+        )) {
+            sh_in(d.path(), ".gnu", &cmd, &[])
+        } else {
+            sh_in(
+                d.path(),
+                ".bin",
+                &cmd,
+                &[("MHASH_IO", "read"), ("MHASH_GNU_COMPAT", "9.1")],
+            )
+        };
+        assert_eq!(want.code, Some(1));
+        for jobs in ["1", "2", "4"] {
+            for io in ["auto", "read"] {
+                let env = [
+                    ("MHASH_GNU_COMPAT", "9.1"),
+                    ("MHASH_JOBS", jobs),
+                    ("MHASH_IO", io),
+                ];
+                let ours = sh_in(d.path(), ".bin", &cmd, &env);
+                assert_same(&ours, &want, &format!("{tool} MHASH_JOBS={jobs} MHASH_IO={io}"));
+            }
+        }
+    }
+    let traced = util::command("strace")
+        .current_dir(d.path())
+        .args([
+            "-f",
+            "-qq",
+            "-c",
+            "-o",
+            "trace",
+            "-e",
+            "trace=openat,io_uring_setup",
+        ])
+        .env("MHASH_JOBS", "1")
+        .arg(d.path().join(".bin/md5sum"))
+        .args(ops.split(' '))
+        .output();
+    let Ok(t) = traced else {
+        util::skip(
+            "lanes_cli::files_opened_in_io_uring_batches_print_what_gnu_prints",
+            "strace is not installed: the openat count was NOT checked",
+        );
+        return;
+    };
+    let summary = fs::read_to_string(d.path().join("trace")).unwrap_or_default();
+    let calls = |name: &str| -> Option<(u64, u64)> {
+        summary.lines().find(|l| l.trim_end().ends_with(name)).map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            // % time, seconds, usecs/call, calls, [errors,] syscall
+            let n = f[3].parse().unwrap_or(0);
+            let errors = if f.len() == 6 {
+                f[4].parse().unwrap_or(0)
+            } else {
+                0
+            };
+            (n, errors)
+        })
+    };
+    match calls("io_uring_setup") {
+        Some((n, errors)) if n > errors && t.status.code() == Some(1) => {
+            let (opens, _) = calls("openat").unwrap_or((0, 0));
+            assert!(opens < 500, "{opens} openat calls for 1,000 operands:\n{summary}");
+        }
+        _ => util::skip(
+            "lanes_cli::files_opened_in_io_uring_batches_print_what_gnu_prints",
+            &format!("io_uring is not available here: the batched opens were NOT checked\n{summary}"),
+        ),
+    }
+}

@@ -43,7 +43,7 @@ const CLOSE_TAG: u64 = 1 << 32;
 
 enum State {
     Untried,
-    Ready(IoUring),
+    Ready(Box<IoUring>),
     Refused,
 }
 
@@ -79,7 +79,7 @@ pub fn open_and_close(paths: &[&CStr], closes: Vec<RawFd>) -> Result<Done, Vec<R
     RING.with(|cell| {
         let mut state = cell.borrow_mut();
         if matches!(*state, State::Untried) {
-            *state = make().map_or(State::Refused, State::Ready);
+            *state = make().map_or(State::Refused, |r| State::Ready(Box::new(r)));
         }
         let State::Ready(ring) = &mut *state else {
             return Err(closes);
@@ -132,7 +132,9 @@ fn submit(ring: &mut IoUring, paths: &[&CStr], closes: &[RawFd]) -> Result<Done,
     {
         let mut sq = ring.submission();
         for (i, &fd) in closes.iter().enumerate() {
-            let e = opcode::Close::new(types::Fd(fd)).build().user_data(CLOSE_TAG | i as u64);
+            let e = opcode::Close::new(types::Fd(fd))
+                .build()
+                .user_data(CLOSE_TAG | i as u64);
             // SAFETY: a close reads no memory of ours.
             unsafe { sq.push(&e) }.map_err(|_| ())?;
         }
@@ -193,8 +195,14 @@ fn submit(ring: &mut IoUring, paths: &[&CStr], closes: &[RawFd]) -> Result<Done,
         }
     }
     Ok(Done {
-        opened: opened.into_iter().map(|o| o.expect("every open completed")).collect(),
-        closed: closed.into_iter().map(|c| c.expect("every close completed")).collect(),
+        opened: opened
+            .into_iter()
+            .map(|o| o.expect("every open completed"))
+            .collect(),
+        closed: closed
+            .into_iter()
+            .map(|c| c.expect("every close completed"))
+            .collect(),
     })
 }
 
