@@ -895,6 +895,65 @@ fn output_options(cmd: Command) -> Command {
     )
 }
 
+/// The index in `args` (`args[0]` the program) from which every argument
+/// is an operand whatever comes before it: not an option (no leading
+/// `-`, or after `--`) and not the value of an option that takes one
+/// (`-a md5`, `--algorithm md5`, a short cluster ending in `-j`).
+/// `args.len()` when the last argument is not such an operand.
+///
+/// Conservative: an option that may take a value (any `num_args` above
+/// zero) is taken to take the next argument, and an option clap does not
+/// know is taken to take one too; whatever is not in the tail goes to
+/// clap, which then decides. `-` (standard input) is an operand.
+fn plain_operand_tail(cmd: &Command, args: &[OsString]) -> usize {
+    // (`num_args` is unset until clap builds the command: unset, the
+    // action decides.)
+    let takes_value =
+        |a: &Arg| a.get_action().takes_values() && a.get_num_args().is_none_or(|r| r.max_values() > 0);
+    let long = |name: &[u8]| {
+        cmd.get_arguments()
+            .find(|a| a.get_long().is_some_and(|l| l.as_bytes() == name))
+    };
+    let short = |c: u8| cmd.get_arguments().find(|a| a.get_short() == Some(char::from(c)));
+    let mut tail = args.len();
+    let mut i = 1;
+    let mut dashdash = false;
+    while i < args.len() {
+        let a = args[i].as_encoded_bytes();
+        if dashdash || a == b"-" || !a.starts_with(b"-") {
+            tail = tail.min(i);
+            i += 1;
+            continue;
+        }
+        tail = args.len();
+        if a == b"--" {
+            dashdash = true;
+        } else if let Some(name) = a.strip_prefix(b"--") {
+            let attached = name.contains(&b'=');
+            if !attached && long(name).is_none_or(takes_value) {
+                i += 1;
+            }
+        } else {
+            let cluster = &a[1..];
+            for (at, &c) in cluster.iter().enumerate() {
+                match short(c) {
+                    Some(arg) if !takes_value(arg) && c.is_ascii() => continue,
+                    // The rest of the cluster is its value, or else the
+                    // next argument is; an unknown letter: clap's error.
+                    _ => {
+                        if at + 1 == cluster.len() {
+                            i += 1;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    tail
+}
+
 /// The options clap parsed for the native face, in command-line order.
 fn events(m: &clap::ArgMatches) -> Vec<Opt> {
     let mut ev: Vec<(usize, Opt)> = Vec::new();
@@ -1127,6 +1186,52 @@ fn parse_length(s: &str) -> Result<u64, bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the plain operands at the end of a native command line
+    /// begin, and that what clap then parses, with those appended, is
+    /// what it parses from the whole line.
+    #[test]
+    fn plain_operand_tail_stops_at_option_values() {
+        let cmd = command(Personality::Mhash);
+        let argv = |s: &str| -> Vec<OsString> { s.split(' ').map(OsString::from).collect() };
+        let cases = [
+            ("mhash a b c", 1),
+            ("mhash -a md5 a b", 3),
+            ("mhash -amd5 a b", 2),
+            ("mhash --algorithm md5 a b", 3),
+            ("mhash --algorithm=md5 a b", 2),
+            ("mhash -r -j 4 a b", 4),
+            ("mhash -rj4 a b", 2),
+            ("mhash -rj 4 a b", 3),
+            ("mhash --io read - a", 3),
+            ("mhash a -r b", 3),
+            ("mhash a b -r", 4),
+            ("mhash -- -r -a x", 2),
+            ("mhash --no-such-option x y", 3),
+            ("mhash --tag --check a", 3),
+        ];
+        for (line, want) in cases {
+            let args = argv(line);
+            let tail = plain_operand_tail(&cmd, &args);
+            assert_eq!(tail, want, "{line}");
+            if tail < args.len() {
+                let whole = cmd.clone().try_get_matches_from(&args).ok();
+                let part = cmd.clone().try_get_matches_from(&args[..=tail]).ok();
+                let files = |m: &Option<clap::ArgMatches>| -> Option<Vec<OsString>> {
+                    m.as_ref().map(|m| {
+                        m.get_many::<OsString>("files")
+                            .map(|v| v.cloned().collect())
+                            .unwrap_or_default()
+                    })
+                };
+                let mut rebuilt = files(&part);
+                if let Some(v) = rebuilt.as_mut() {
+                    v.extend(args[tail + 1..].iter().cloned());
+                }
+                assert_eq!(files(&whole), rebuilt, "{line}");
+            }
+        }
+    }
 
     #[test]
     fn getopt_reports_the_first_byte_of_a_multibyte_character() {

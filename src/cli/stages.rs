@@ -110,6 +110,10 @@ struct LowArgs {
     report: bool,
 }
 
+/// Plain operands at the end of a native command line beyond which clap
+/// is not given them (see [`super::plain_operand_tail`]).
+const PLAIN_TAIL_MIN: usize = 64;
+
 /// Stage 1: the getopt walk (GNU names) or clap (native face), with the
 /// checks GNU makes as it reads each option.
 fn lower(common: &Common, env: &Env, args: &[OsString]) -> Result<LowArgs, Error> {
@@ -159,7 +163,18 @@ fn lower(common: &Common, env: &Env, args: &[OsString]) -> Result<LowArgs, Error
             report: false,
         });
     }
-    let m = command(p).try_get_matches_from(args).map_err(|e| {
+    let cmd = command(p);
+    // A long run of plain operands at the end (`mhash -a md5 *` on
+    // thousands of files) bypasses clap, whose per-value work cost 3.5 ms
+    // on 5,000 names (0.7 µs each, about a sixth of hashing them); clap
+    // still sees the options and the first of those operands.
+    let tail = super::plain_operand_tail(&cmd, args);
+    let (parsed, rest) = if args.len() - tail > PLAIN_TAIL_MIN {
+        args.split_at(tail + 1)
+    } else {
+        (args, &[][..])
+    };
+    let m = cmd.try_get_matches_from(parsed).map_err(|e| {
         let text = e.to_string();
         let first = text.lines().next().unwrap_or("invalid usage");
         Error::usage(first.trim_start_matches("error: ").to_string())
@@ -184,7 +199,7 @@ fn lower(common: &Common, env: &Env, args: &[OsString]) -> Result<LowArgs, Error
         opts,
         operands: m
             .get_many::<OsString>("files")
-            .map(|v| v.cloned().collect())
+            .map(|v| v.cloned().chain(rest.iter().cloned()).collect())
             .unwrap_or_default(),
         native,
         jobs: m.get_one::<u16>("jobs").map(|&j| usize::from(j)),
