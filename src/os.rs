@@ -278,6 +278,21 @@ impl Input {
         self.file.take().expect("open until closed").into_raw_fd()
     }
 
+    /// Takes back a descriptor given up with [`Input::into_raw_fd`] and
+    /// not closed (it still counts as open).
+    ///
+    /// # Safety
+    /// `fd` must come from [`Input::into_raw_fd`] and be open and owned by
+    /// no one else.
+    #[cfg(unix)]
+    pub unsafe fn reclaim(fd: std::os::fd::RawFd) -> Input {
+        use std::os::fd::FromRawFd;
+        // SAFETY: the caller's contract.
+        Input {
+            file: Some(unsafe { File::from_raw_fd(fd) }),
+        }
+    }
+
     /// Closes the file, reporting close(2)'s error ([`close_file`]).
     ///
     /// # Errors
@@ -344,15 +359,10 @@ pub fn close_file(f: File) -> io::Result<()> {
 pub fn reserve_descriptors(n: usize) {
     #[cfg(unix)]
     {
-        let mut lim = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit writes into `lim`.
-        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        let Some(limit) = descriptor_limit() else {
             return;
-        }
-        let top = (n as u64).min(lim.rlim_cur).saturating_sub(1);
+        };
+        let top = (n as u64).min(limit).saturating_sub(1);
         if top < 64 {
             return;
         }
@@ -367,6 +377,18 @@ pub fn reserve_descriptors(n: usize) {
     }
     #[cfg(not(unix))]
     let _ = n;
+}
+
+/// The soft `RLIMIT_NOFILE` (one more than the highest descriptor number
+/// an open may return), or `None` where it cannot be read.
+#[cfg(unix)]
+pub fn descriptor_limit() -> Option<libc::rlim_t> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into `lim`.
+    (unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0).then_some(lim.rlim_cur)
 }
 
 /// An input given up with [`Input::into_raw_fd`] has been closed: it no

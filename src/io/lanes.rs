@@ -371,6 +371,14 @@ struct Closing {
     file: Input,
 }
 
+impl Closing {
+    /// Closes the file with close(2) and delivers the input's result.
+    fn close_now(self, kernel_name: &'static str, out: &mut dyn Deliver<io::Result<Digested>>) {
+        let r = self.file.close();
+        out.deliver(self.done.at, finished(r, self.done, kernel_name));
+    }
+}
+
 /// Files opened per batch (at most [`ring::MAX_OPENS`]): 16 and 32
 /// measured alike; fewer keep fewer descriptors open.
 const OPEN_BATCH: usize = 16;
@@ -447,13 +455,15 @@ impl Batches {
         kernel_name: &'static str,
         out: &mut dyn Deliver<io::Result<Digested>>,
     ) {
-        let done = Finished { at, digest, total };
+        let c = Closing {
+            done: Finished { at, digest, total },
+            file,
+        };
         if !self.on {
-            let r = file.close();
-            out.deliver(at, finished(r, done, kernel_name));
+            c.close_now(kernel_name, out);
             return;
         }
-        self.closing.push(Closing { done, file });
+        self.closing.push(c);
         if self.closing.len() >= OPEN_BATCH {
             self.flush_closes(kernel_name, out);
         }
@@ -496,8 +506,7 @@ impl Batches {
                 // No ring on this thread: everything one call at a time.
                 self.on = false;
                 for c in closing {
-                    let r = c.file.close();
-                    out.deliver(c.done.at, finished(r, c.done, kernel_name));
+                    c.close_now(kernel_name, out);
                 }
                 self.ahead.extend(ats.iter().map(|&at| (at, Ahead::Later)));
             }
@@ -527,7 +536,6 @@ fn ring_batch(
     inputs: &[(&OsStr, Algorithm)],
     closing: Vec<Closing>,
 ) -> Result<(Vec<Option<io::Result<File>>>, Vec<(Finished, io::Result<()>)>), Vec<Closing>> {
-    use std::os::fd::FromRawFd;
     use std::os::unix::ffi::OsStrExt;
     let names: Vec<Option<std::ffi::CString>> = ats
         .iter()
@@ -553,14 +561,11 @@ fn ring_batch(
         Err(fds) => Err(fds
             .into_iter()
             .zip(dones)
-            .map(|(fd, done)| {
+            .map(|(fd, done)| Closing {
+                done,
                 // SAFETY: `fd` came from `into_raw_fd` above and is still
                 // open (the batch was refused before the kernel took it).
-                let file = Input::adopt(unsafe { File::from_raw_fd(fd) });
-                // `into_raw_fd` kept it counted and `adopt` counted it
-                // again.
-                crate::os::input_closed();
-                Closing { done, file }
+                file: unsafe { Input::reclaim(fd) },
             })
             .collect()),
     }

@@ -109,14 +109,7 @@ const MIN_NOFILE: u64 = 256;
 
 fn room_for_rings() -> bool {
     static ROOM: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ROOM.get_or_init(|| {
-        let mut lim = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit writes into `lim`.
-        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 && lim.rlim_cur >= MIN_NOFILE }
-    })
+    *ROOM.get_or_init(|| crate::os::descriptor_limit().is_some_and(|n| n >= MIN_NOFILE))
 }
 
 /// A ring with `OPENAT` and `CLOSE`, or `None`.
