@@ -801,14 +801,25 @@ fn sha3_crate(a: Algorithm) -> Box<dyn Hasher> {
 /// where the CPU lacks it (the backend is then not chosen).
 fn avx512_sha3(a: Algorithm) -> Box<dyn Hasher> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(s) = kernels::sha3_avx512::Sha3Avx512::new(a.bits as usize) {
+    if let Some(s) = kernels::sha3_avx512::Avx512::sha3(a.bits as usize) {
         return Box::new(s);
     }
     sha3_crate(a)
 }
 
-pub(super) static SHA3: [Backend; 2] = [
+/// mhash's scalar Keccak for BMI1/BMI2 ([`kernels::sha3`]); the `sha3`
+/// crate where the CPU lacks them (the backend is then not chosen).
+fn bmi_sha3(a: Algorithm) -> Box<dyn Hasher> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(s) = kernels::sha3::Bmi::sha3(a.bits as usize) {
+        return Box::new(s);
+    }
+    sha3_crate(a)
+}
+
+pub(super) static SHA3: [Backend; 3] = [
     backend!("avx512", "mhash", || on(Feature::Avx512Vl), avx512_sha3),
+    backend!("bmi2", "mhash", || on(Feature::Bmi2), bmi_sha3),
     backend!(PORTABLE, "sha3 0.12", always, sha3_crate),
 ];
 

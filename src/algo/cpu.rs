@@ -77,6 +77,7 @@ mod detect {
             F::Pclmul => pclmul && sse41,
             F::Avx2 => avx2 && ymm,
             F::Avx2Bmi2 => avx2 && ymm && bmi1 && bmi2,
+            F::Bmi2 => bmi1 && bmi2,
             F::Avx => avx && ymm,
             F::Sse41 => sse41,
             // GNU's cpu_supports ("vpclmulqdq") and std's detection check
@@ -213,6 +214,9 @@ pub enum Feature {
     Avx2,
     /// x86 AVX2 with BMI1/BMI2 (`andn`, `rorx`): mhash's SHA-512 kernel.
     Avx2Bmi2,
+    /// x86 BMI1/BMI2 (`andn`, `rorx`) on general registers: mhash's scalar
+    /// Keccak.
+    Bmi2,
     /// x86 AVX.
     Avx,
     /// x86 SSE4.1: blake2b_simd's 128-bit path.
@@ -236,13 +240,14 @@ pub enum Feature {
 
 impl Feature {
     /// Every feature, for the report.
-    pub const ALL: [Feature; 13] = [
+    pub const ALL: [Feature; 14] = [
         Feature::Avx512Vpclmul,
         Feature::Avx512Vl,
         Feature::Avx2Vpclmul,
         Feature::ShaNi,
         Feature::Pclmul,
         Feature::Avx2Bmi2,
+        Feature::Bmi2,
         Feature::Avx2,
         Feature::Avx,
         Feature::Sse41,
@@ -259,6 +264,7 @@ impl Feature {
             Feature::Pclmul => "pclmul",
             Feature::Avx2 => "avx2",
             Feature::Avx2Bmi2 => "avx2+bmi2",
+            Feature::Bmi2 => "bmi1+bmi2",
             Feature::Avx => "avx",
             Feature::Sse41 => "sse4.1",
             Feature::Avx2Vpclmul => "avx2+vpclmulqdq",
@@ -278,6 +284,7 @@ impl Feature {
             Feature::Pclmul => &["PCLMULQDQ", "AVX", "SSE4_1"],
             Feature::Avx2 => &["AVX2", "AVX"],
             Feature::Avx2Bmi2 => &["AVX2", "AVX", "BMI1", "BMI2"],
+            Feature::Bmi2 => &["BMI1", "BMI2"],
             Feature::Avx => &["AVX"],
             Feature::Sse41 => &["SSE4_1"],
             Feature::Avx2Vpclmul => &["AVX2", "AVX", "VPCLMULQDQ"],
@@ -414,6 +421,7 @@ mod tests {
             (Feature::Pclmul, d!("pclmulqdq") && d!("sse4.1")),
             (Feature::Avx2, d!("avx2")),
             (Feature::Avx2Bmi2, d!("avx2") && d!("bmi1") && d!("bmi2")),
+            (Feature::Bmi2, d!("bmi1") && d!("bmi2")),
             (Feature::Avx, d!("avx")),
             (Feature::Sse41, d!("sse4.1")),
             (Feature::Avx2Vpclmul, d!("avx2") && d!("vpclmulqdq")),

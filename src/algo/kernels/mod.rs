@@ -97,6 +97,7 @@ pub(super) mod sha256_x8_avx2;
 pub(super) mod sha256_xn_armv8;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sha256_xn_shani;
+pub(super) mod sha3;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sha3_avx512;
 pub(super) mod sha512;

@@ -21,46 +21,14 @@
 //! The same observation (pi's input aligned by one coordinate gives an
 //! output aligned by the other, so the layout changes every other round)
 //! underlies the CRYPTOGAMS `keccak1600-avx512` module; this code is
-//! written from FIPS 202. Known-answer tests: tests/vectors.rs (NIST's
+//! written from FIPS 202; the sponge around it is [`super::sha3::Sha3`].
+//! Known-answer tests: tests/vectors.rs (NIST's
 //! SHA3 byte-oriented vectors) and the unit tests below against the
 //! `sha3` crate at every length around the rate.
 
 use core::arch::x86_64::*;
 
-use crate::algo::Hasher;
-
-/// Keccak-f\[1600\]'s 24 round constants (FIPS 202 §3.2.5, `rc(t)`).
-const RC: [u64; 24] = [
-    0x0000_0000_0000_0001,
-    0x0000_0000_0000_8082,
-    0x8000_0000_0000_808A,
-    0x8000_0000_8000_8000,
-    0x0000_0000_0000_808B,
-    0x0000_0000_8000_0001,
-    0x8000_0000_8000_8081,
-    0x8000_0000_0000_8009,
-    0x0000_0000_0000_008A,
-    0x0000_0000_0000_0088,
-    0x0000_0000_8000_8009,
-    0x0000_0000_8000_000A,
-    0x0000_0000_8000_808B,
-    0x8000_0000_0000_008B,
-    0x8000_0000_0000_8089,
-    0x8000_0000_0000_8003,
-    0x8000_0000_0000_8002,
-    0x8000_0000_0000_0080,
-    0x0000_0000_0000_800A,
-    0x8000_0000_8000_000A,
-    0x8000_0000_8000_8081,
-    0x8000_0000_0000_8080,
-    0x0000_0000_8000_0001,
-    0x8000_0000_8000_8008,
-];
-
-/// Rho's rotation of lane `x + 5y` (FIPS 202 §3.2.2, Table 2).
-const RHO: [u64; 25] = [
-    0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
-];
+use super::sha3::{Permutation, RC, RHO, Sha3};
 
 /// A permutation index: position `p < 5` takes lane `(p + k) mod 5`;
 /// positions 5-7 (unused) keep their own.
@@ -254,134 +222,45 @@ unsafe fn absorb(state: &mut [u64; 40], blocks: &[u8], rate: usize) {
     }
 }
 
-/// A SHA-3 computation on the AVX-512F permutation: the sponge state,
-/// a partial block, and the rate and digest length in bytes.
-pub(in crate::algo) struct Sha3Avx512 {
-    state: [u64; 40],
-    buf: [u8; 144],
-    fill: usize,
-    rate: usize,
-    out_len: usize,
-}
+/// The AVX-512F Keccak-f\[1600\] (state: row `y` at `[8y..8y + 5]`).
+pub(in crate::algo) struct Avx512(());
 
-impl Sha3Avx512 {
-    /// A fresh SHA3 computation with a `bits`-bit digest (224, 256, 384 or
-    /// 512; the rate is 200 - 2 * bits / 8 bytes, FIPS 202 §6.1), or
-    /// `None` when the CPU lacks AVX-512F (with AVX2 and AVX-512VL, as the
-    /// backend table asks).
-    pub(in crate::algo) fn new(bits: usize) -> Option<Sha3Avx512> {
-        if !crate::algo::cpu::Feature::Avx512Vl.detected() {
-            return None;
-        }
-        let out_len = bits / 8;
-        Some(Sha3Avx512 {
-            state: [0; 40],
-            buf: [0; 144],
-            fill: 0,
-            rate: 200 - 2 * out_len,
-            out_len,
-        })
-    }
-
-    fn absorb(&mut self, blocks: &[u8]) {
-        // SAFETY: `new` checked AVX-512F.
-        unsafe { absorb(&mut self.state, blocks, self.rate) }
+impl Avx512 {
+    /// A SHA3 computation with a `bits`-bit digest on this kernel, or
+    /// `None` when the CPU lacks AVX-512F (with AVX2 and AVX-512VL, as
+    /// the backend table asks).
+    pub(in crate::algo) fn sha3(bits: usize) -> Option<Sha3<Avx512>> {
+        crate::algo::cpu::Feature::Avx512Vl
+            .detected()
+            .then(|| Sha3::with(Avx512(()), bits))
     }
 }
 
-impl Hasher for Sha3Avx512 {
-    fn update(&mut self, mut data: &[u8]) {
-        let rate = self.rate;
-        if self.fill > 0 {
-            let take = (rate - self.fill).min(data.len());
-            self.buf[self.fill..self.fill + take].copy_from_slice(&data[..take]);
-            self.fill += take;
-            data = &data[take..];
-            if self.fill < rate {
-                return;
-            }
-            let block = self.buf;
-            self.absorb(&block[..rate]);
-            self.fill = 0;
-        }
-        let whole = data.len() / rate * rate;
-        if whole > 0 {
-            self.absorb(&data[..whole]);
-        }
-        let rest = &data[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.fill = rest.len();
+impl Permutation for Avx512 {
+    type State = [u64; 40];
+    const ZERO: [u64; 40] = [0; 40];
+
+    fn absorb(&self, state: &mut [u64; 40], blocks: &[u8], rate: usize) {
+        // SAFETY: an `Avx512` exists only after `Avx512::sha3` found
+        // AVX-512F.
+        unsafe { absorb(state, blocks, rate) }
     }
 
-    fn finalize(mut self: Box<Self>) -> Vec<u8> {
-        // SHA-3's domain bits 01, then pad10*1 (FIPS 202 §6.1, §5.1).
-        let rate = self.rate;
-        let mut block = [0u8; 144];
-        block[..self.fill].copy_from_slice(&self.buf[..self.fill]);
-        block[self.fill] ^= 0x06;
-        block[rate - 1] ^= 0x80;
-        self.absorb(&block[..rate]);
-        let mut out = Vec::with_capacity(self.out_len);
-        for i in 0..self.out_len.div_ceil(8) {
-            out.extend_from_slice(&self.state[8 * (i / 5) + i % 5].to_le_bytes());
-        }
-        out.truncate(self.out_len);
-        out
+    fn lane(state: &[u64; 40], i: usize) -> u64 {
+        state[8 * (i / 5) + i % 5]
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sha3::Digest as _;
-
-    fn reference(bits: usize, msg: &[u8]) -> Vec<u8> {
-        match bits {
-            224 => sha3::Sha3_224::digest(msg).to_vec(),
-            256 => sha3::Sha3_256::digest(msg).to_vec(),
-            384 => sha3::Sha3_384::digest(msg).to_vec(),
-            _ => sha3::Sha3_512::digest(msg).to_vec(),
-        }
-    }
 
     #[test]
     fn matches_the_sha3_crate_around_every_rate() {
-        if Sha3Avx512::new(256).is_none() {
+        if Avx512::sha3(256).is_none() {
             eprintln!("SKIP: no AVX-512F");
             return;
         }
-        let msg: Vec<u8> = (0..2000u32).map(|i| (i * 131 + 7) as u8).collect();
-        for bits in [224, 256, 384, 512] {
-            let rate = 200 - bits / 4;
-            for len in [
-                0,
-                1,
-                rate - 2,
-                rate - 1,
-                rate,
-                rate + 1,
-                2 * rate,
-                3 * rate + 5,
-                2000,
-            ] {
-                // Whole, and fed in uneven pieces.
-                let mut h = Box::new(Sha3Avx512::new(bits).unwrap());
-                h.update(&msg[..len]);
-                assert_eq!(
-                    h.finalize(),
-                    reference(bits, &msg[..len]),
-                    "SHA3-{bits}, {len} bytes"
-                );
-                let mut h = Box::new(Sha3Avx512::new(bits).unwrap());
-                for piece in msg[..len].chunks(7) {
-                    h.update(piece);
-                }
-                assert_eq!(
-                    h.finalize(),
-                    reference(bits, &msg[..len]),
-                    "SHA3-{bits}, {len} bytes in pieces"
-                );
-            }
-        }
+        super::super::sha3::tests::matches_the_sha3_crate(|bits| Avx512::sha3(bits).unwrap());
     }
 }
