@@ -238,28 +238,71 @@ fn file_truncated_under_the_map_is_read_again() {
     assert!(err.contains(", mmap+read\n"), "the guard did not fire: {err}");
 }
 
-/// BLAKE3 hashes a large file from a map on every thread of rayon's pool,
-/// XXH3 from windows a second thread maps ahead: a page lost to truncation
-/// faults on whichever thread touches it, and the guard (a process-wide
-/// table of windows) catches it there too.
+/// BLAKE3 hashes a large file from a map on every thread of rayon's pool:
+/// a page lost to truncation faults on whichever thread touches it, and
+/// the guard (a process-wide table of windows) catches it there too.
 #[cfg(target_os = "linux")]
 #[test]
 fn file_truncated_under_a_map_hashed_on_several_threads_is_read_again() {
-    for algo in ["blake3", "xxh3"] {
-        // 64 GiB, sparse.
-        let (o, now) = truncated_mid_hash(64 << 30, &["-j2"], algo);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(
-            o.status.success(),
-            "{algo}: killed or failed: {:?} {err}",
-            o.status
-        );
-        assert_eq!(String::from_utf8_lossy(&o.stdout), now, "{algo}");
-        assert!(
-            err.contains(", mmap+read\n"),
-            "{algo}: the guard did not fire: {err}"
-        );
+    // 64 GiB, sparse.
+    let (o, now) = truncated_mid_hash(64 << 30, &["-j2"], "blake3");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "killed or failed: {:?} {err}", o.status);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), now);
+    assert!(err.contains(", mmap+read\n"), "the guard did not fire: {err}");
+}
+
+/// XXH3 and XXH128 of a large file are read by two threads at once
+/// (`io::readers`): the digest is the one a single reading thread gives,
+/// for a file that is not a whole number of the readers' 1 MiB chunks.
+#[test]
+fn one_large_file_read_by_two_threads_gives_the_same_digest() {
+    use std::io::Write;
+    let d = TempDir::new().unwrap();
+    let path = d.path().join("big");
+    let mut f = fs::File::create(&path).unwrap();
+    // 24 MiB + 1,001 bytes of noise (the readers start at 16 MiB).
+    for i in 0..24u64 {
+        f.write_all(&noise(1 << 20, i)).unwrap();
     }
+    f.write_all(&noise(1001, 99)).unwrap();
+    drop(f);
+    for algo in ["xxh3", "xxh128"] {
+        let run = |args: &[&str]| {
+            let o = util::command(util::MHASH)
+                .current_dir(d.path())
+                .arg("--debug")
+                .args(args)
+                .args(["-a", algo, "big"])
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{algo} {args:?}: {o:?}");
+            (
+                String::from_utf8(o.stdout).unwrap(),
+                String::from_utf8(o.stderr).unwrap(),
+            )
+        };
+        let (one, one_err) = run(&["-j1"]);
+        let (two, two_err) = run(&["-j2"]);
+        let (read, _) = run(&["-j2", "--io", "read"]);
+        assert_eq!(two, one, "{algo}");
+        assert_eq!(read, one, "{algo}");
+        assert!(one_err.ends_with(", read\n"), "{one_err}");
+        assert!(two_err.ends_with(", read (2 threads)\n"), "{two_err}");
+    }
+}
+
+/// A file that shrinks while two threads read it (XXH3, 64 GiB sparse cut
+/// to 1 MiB after 300 ms): no error, no crash; as with `read(2)` on one
+/// thread, the digest is of the bytes read before the cut.
+#[cfg(target_os = "linux")]
+#[test]
+fn file_truncated_while_two_threads_read_it_ends_where_it_was_cut() {
+    let (o, _) = truncated_mid_hash(64 << 30, &["-j2"], "xxh3");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "killed or failed: {:?} {err}", o.status);
+    assert!(err.contains(", read (2 threads)\n"), "{err}");
+    assert!(String::from_utf8_lossy(&o.stdout).ends_with("  shrinks\n"));
 }
 
 #[test]

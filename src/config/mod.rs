@@ -395,9 +395,9 @@ pub struct Format {
 pub enum IoMode {
     /// Map a file where the benchmark showed mapping wins for that
     /// algorithm and size (`io::mapped::should_map_tree`: BLAKE3 files of
-    /// 16 MiB or more hashed on several threads; `should_map_ahead`: XXH3
-    /// and XXH128 files of 16 MiB or more with a second thread to map
-    /// ahead; `should_map`: nothing else); else read.
+    /// 16 MiB or more hashed on several threads; `should_map`: nothing
+    /// else); else read (XXH3 and XXH128 files of 16 MiB or more by two
+    /// threads at once where a second thread is allowed: `io::readers`).
     #[default]
     Auto,
     /// Always `read(2)` into the reused buffer.

@@ -3,8 +3,9 @@
 //!
 //! Mapping saves the copy out of the page cache that `read(2)` makes, which
 //! matters where hashing is faster than that copy: BLAKE3 on several
-//! threads ([`should_map_tree`]) and XXH3 with a second thread mapping
-//! ahead ([`should_map_ahead`]), which `auto` maps when the file is large.
+//! threads ([`should_map_tree`]), which `auto` maps when the file is large
+//! (XXH3, as fast but one stream, is read by two threads at once instead:
+//! `io::readers`).
 //! Peak memory stays bounded: each window ([`WINDOW`] bytes, pre-faulted
 //! with `MAP_POPULATE`, or [`TREE_WINDOW`] bytes faulted in by the threads
 //! that hash it) is mapped, hashed and unmapped before the next.
@@ -49,8 +50,8 @@ pub enum Outcome {
 pub const TREE_WINDOW: u64 = 16 << 20;
 
 /// Smallest file (bytes) that `auto` maps for a hash on several threads
-/// (a tree hash, or one mapped ahead): 16 MiB (one tree window; below it
-/// the second thread is not worth a map).
+/// (a tree hash): 16 MiB (one tree window; below it the other threads are
+/// not worth a map).
 const PARALLEL_MAP_MIN: u64 = TREE_WINDOW;
 
 /// Whether `auto` maps a regular file of `size` bytes hashed with `algo`
@@ -179,54 +180,6 @@ pub fn feed_mapped(
         }
         !faulted
     };
-    if how == Mapping::Ahead {
-        // A second thread maps and pre-faults the next windows while this
-        // one hashes: setting up the page tables costs about as much as
-        // read(2)'s copy, and leaves the hash's critical path here.
-        let mut outcome = None;
-        std::thread::scope(|scope| {
-            let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<memmap2::Mmap>>(AHEAD);
-            let map_at = &map_at;
-            let mapper = std::thread::Builder::new()
-                .stack_size(64 * 1024)
-                .spawn_scoped(scope, move || {
-                    let mut off = 0u64;
-                    while off < size {
-                        let m = map_at(off);
-                        let stop = m.is_err();
-                        if tx.send(m).is_err() || stop {
-                            return;
-                        }
-                        off += window;
-                    }
-                });
-            if mapper.is_err() {
-                return;
-            }
-            let mut r = Ok(Outcome::Whole);
-            for m in rx.iter() {
-                match m {
-                    Ok(map) => {
-                        if !hash(map) {
-                            r = Ok(Outcome::Shrank);
-                            break;
-                        }
-                    }
-                    Err(e) => {
-                        r = Err(e);
-                        break;
-                    }
-                }
-            }
-            // Dropping the receiver stops the mapper at its next send.
-            drop(rx);
-            outcome = Some(r);
-        });
-        if let Some(r) = outcome {
-            return r;
-        }
-        // No thread could start: map and hash one window after another.
-    }
     let mut off = 0u64;
     while off < size {
         let map = map_at(off)?;
@@ -239,34 +192,13 @@ pub fn feed_mapped(
     Ok(Outcome::Whole)
 }
 
-/// Windows the mapping thread may have ready ahead of the hashing
-/// ([`Mapping::Ahead`]), on one mapping thread. Measured (XXH3, 1 GiB
-/// cached file, Xeon, 2 cores, 7 interleaved rounds): 214 ms with one
-/// mapping thread and with two, 227-245 ms with read(2) on one thread,
-/// dd bs=256K 173-186 ms.
-const AHEAD: usize = 2;
-
 /// How [`feed_mapped`] maps and hashes its windows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mapping {
     /// One [`WINDOW`] after another on the calling thread, pre-faulted.
     Serial,
-    /// Pre-faulted [`WINDOW`]s mapped by a second thread, up to [`AHEAD`]
-    /// ahead of the hashing (one fast digest: XXH3).
-    Ahead,
     /// [`TREE_WINDOW`]s hashed on every thread of rayon's pool (BLAKE3).
     Tree,
-}
-
-/// Whether `auto` maps a regular file of `size` bytes hashed with `algo`
-/// ahead of the hashing on a second thread (the caller knows it may use
-/// one): XXH3 and XXH128 files of at least [`PARALLEL_MAP_MIN`] bytes, which
-/// hash several times faster than read(2) copies.
-pub fn should_map_ahead(mode: IoMode, algo: Algorithm, size: u64) -> bool {
-    guard::supported()
-        && mode == IoMode::Auto
-        && matches!(algo.kind, AlgoKind::Xxh3 | AlgoKind::Xxh128)
-        && size >= PARALLEL_MAP_MIN
 }
 
 #[cfg(any(target_os = "linux", target_os = "android"))]

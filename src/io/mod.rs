@@ -10,6 +10,7 @@
 mod fanout;
 pub mod lanes;
 mod mapped;
+mod readers;
 #[cfg(target_os = "linux")]
 mod ring;
 mod split;
@@ -58,7 +59,13 @@ impl ReadBuf {
     /// A buffer, or `None` where memory is short (e.g. under `ulimit -v`):
     /// extra worker threads then do without, instead of aborting the run.
     pub fn try_new() -> Option<ReadBuf> {
-        let total = read_size() + 4096;
+        ReadBuf::try_with_len(read_size())
+    }
+
+    /// A buffer of `len` bytes on a page boundary, or `None` where memory
+    /// is short.
+    pub(crate) fn try_with_len(len: usize) -> Option<ReadBuf> {
+        let total = len + 4096;
         let layout = std::alloc::Layout::array::<u8>(total).ok()?;
         // SAFETY: `layout` has a non-zero size; a null result is handled.
         let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
@@ -437,21 +444,30 @@ pub fn digest_inputs(
                 let threads = stream_threads();
                 threads > 1 && tree_pool(threads)
             };
-        // One fast digest (XXH3) of a large file: mapped, the next windows
-        // pre-faulted on a second thread while this one hashes.
-        let ahead = !tree
+        // One digest faster than the copy (XXH3) of a large file: read by
+        // two threads at once, hashed in order on this one.
+        let paired = !tree
             && algos.len() == 1
-            && size.is_some_and(|n| mapped::should_map_ahead(mode, algo, n))
+            && size.is_some_and(|n| should_read_paired(mode, algo, n))
             && stream_threads() > 1;
         let how = if tree {
             mapped::Mapping::Tree
-        } else if ahead {
-            mapped::Mapping::Ahead
         } else {
             mapped::Mapping::Serial
         };
         if let Some(size) = size
-            && (tree || ahead || mapped::should_map(mode, algo, size))
+            && paired
+        {
+            advise_sequential(&f);
+            advised = true;
+            if readers::feed(&f, size, hasher.as_mut(), &mut total)? {
+                // Streams on from where the two readers stopped (the
+                // file may have grown, or shrunk under them).
+                method = "read (2 threads)";
+                f.seek(io::SeekFrom::Start(total))?;
+            }
+        } else if let Some(size) = size
+            && (tree || mapped::should_map(mode, algo, size))
         {
             match mapped::feed_mapped(&f, size, hasher.as_mut(), how, &mut total) {
                 Ok(mapped::Outcome::Whole) => {
@@ -565,6 +581,20 @@ pub fn digest_store(
         store: Some(h.finish()),
     })
 }
+
+/// Whether `auto` reads a regular file of `size` bytes hashed with `algo`
+/// on two threads at once ([`readers::feed`]; the caller knows it may use
+/// a second thread): XXH3 and XXH128, which hash several times faster than
+/// one thread copies out of the page cache, for files of at least
+/// [`PAIRED_MIN`] bytes.
+fn should_read_paired(mode: IoMode, algo: Algorithm, size: u64) -> bool {
+    use crate::algo::AlgoKind;
+    mode == IoMode::Auto && matches!(algo.kind, AlgoKind::Xxh3 | AlgoKind::Xxh128) && size >= PAIRED_MIN
+}
+
+/// Smallest file (bytes) read on two threads for one fast digest: 16 MiB
+/// (below it the second thread's start is not worth it).
+const PAIRED_MIN: u64 = 16 << 20;
 
 /// Files at least this large (bytes) are split across threads when the
 /// checksum allows it ([`InputOpts::threads`]): 64 MiB.
