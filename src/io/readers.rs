@@ -10,14 +10,16 @@
 //! at once lift it. The calling thread hashes chunk `k` as soon as it is
 //! there and, while it is not, reads the next chunk nobody has claimed; a
 //! second thread only reads. Chunks go through a ring of [`SLOTS`] buffers
-//! of [`CHUNK`] bytes, so memory is `SLOTS` x `CHUNK` (6 MiB) whatever the
+//! of [`CHUNK`] bytes, so memory is `SLOTS` x `CHUNK` (4 MiB) whatever the
 //! file's size, and the reads run at most `SLOTS` chunks ahead of the hash.
 //!
 //! Measured (1 GiB cached file, XXH3, Intel Xeon VM with 2 cores, a
-//! prototype of this loop): 103-134 ms against `dd bs=256K`'s 130-170 ms
-//! in the same rounds, and 150-176 ms for windows a second thread mapped
-//! ahead (the path this replaces). 6 slots of 1 MiB beat 3-4 slots and
-//! 512 KiB chunks; 2-4 MiB chunks were no better.
+//! prototype of this loop, 5 interleaved rounds): 4, 5, 6 and 8 slots of
+//! 1 MiB all took 145-150 ms (median) against `dd bs=256K`'s 180-200 ms
+//! in the same rounds; 512 KiB chunks 161 ms; 2-4 MiB chunks were no
+//! better in an earlier run. Four slots keep the peak resident set of the
+//! whole process near 6 MiB (issue 3's bound is 8 MiB); the windows a
+//! second thread mapped ahead, which this replaces, held 19.9 MiB.
 //!
 //! A chunk that comes back short (the file shrank while it was read) ends
 //! this part: what was read is hashed, and the caller streams on from
@@ -32,8 +34,8 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 /// Bytes per chunk: 1 MiB (1,048,576).
 pub const CHUNK: usize = 1 << 20;
 
-/// Chunks in the ring: 6.
-pub const SLOTS: usize = 6;
+/// Chunks in the ring: 4.
+pub const SLOTS: usize = 4;
 
 /// Stack size of the reading thread, in bytes (it only copies).
 const STACK: usize = 64 * 1024;
