@@ -123,7 +123,7 @@ fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
     let o = sh_in(d.path(), ".bin", "mmhash -a md5 --debug f0_1 f0_2 f0_3", &[]);
     let (out, code) = (o.text(), o.code);
     assert_eq!(code, Some(0));
-    let kernel = if avx512 { "avx512vl-x8" } else { "avx2-x8" };
+    let kernel = if avx512 { "avx512-x16" } else { "avx2-x8" };
     let line = format!("f0_1: md5: using {kernel} lanes hardware support (mhash), read");
     assert_eq!(out.contains(&line), avx2, "{out}");
     // GLIBC_TUNABLES turns AVX-512 off: the AVX2 kernel runs instead.

@@ -20,7 +20,7 @@ use super::kernels;
 use super::{AlgoKind, Algorithm};
 
 /// Most lanes any kernel has.
-pub const MAX_LANES: usize = 8;
+pub const MAX_LANES: usize = 16;
 
 /// The block function of an L-lane kernel over its own L states.
 pub trait LaneKernel: Send {
@@ -346,7 +346,16 @@ fn pad(s: &mut Slot, rest: &[u8], little_endian: bool) {
 }
 
 #[cfg(target_arch = "x86_64")]
-static KERNELS: [LaneKernelInfo; 6] = [
+static KERNELS: [LaneKernelInfo; 7] = [
+    LaneKernelInfo {
+        name: "avx512-x16",
+        source: "mhash",
+        kind: AlgoKind::Md5,
+        lanes: 16,
+        len_little_endian: true,
+        available: || Feature::Avx512Vl.enabled(),
+        make: |_| kernels::md5_x16::Md5x16::new().map(|k| Box::new(k) as Box<dyn LaneKernel>),
+    },
     LaneKernelInfo {
         name: "avx512vl-x8",
         source: "mhash",

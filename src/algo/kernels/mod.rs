@@ -83,6 +83,8 @@ macro_rules! md5_lane_steps {
 pub(super) mod blake2b;
 pub(super) mod blake3;
 pub(super) mod md5;
+#[cfg(target_arch = "x86_64")]
+pub(super) mod md5_x16;
 #[cfg(target_arch = "aarch64")]
 pub(super) mod md5_x4_neon;
 #[cfg(target_arch = "x86_64")]
