@@ -193,7 +193,7 @@ fn read_full(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
     let mut done = 0;
     let mut interrupted = 0;
     while done < buf.len() {
-        match read_at(f, &mut buf[done..], off + done as u64) {
+        match super::split::read_at(f, &mut buf[done..], off + done as u64) {
             Ok(0) => break,
             Ok(n) => {
                 done += n;
@@ -206,16 +206,6 @@ fn read_full(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
         }
     }
     Ok(done)
-}
-
-#[cfg(unix)]
-fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(f, buf, off)
-}
-
-#[cfg(windows)]
-fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
-    std::os::windows::fs::FileExt::seek_read(f, buf, off)
 }
 
 #[cfg(test)]
