@@ -77,38 +77,27 @@ fn main() {
 fn probe_relr(out: &Path) -> bool {
     let exe = out.join("relr-probe");
     let cc = env::var_os("CC").unwrap_or_else(|| "cc".into());
-    let built = Command::new(cc)
-        .args([
-            "-x",
-            "c",
-            "-",
-            "-fPIE",
-            "-pie",
-            "-Wl,-z,pack-relative-relocs",
-            "-o",
-        ])
-        .arg(&exe)
-        .stdin(Stdio::piped())
+    let mut cc = Command::new(cc);
+    cc.args([
+        "-x",
+        "c",
+        "-",
+        "-fPIE",
+        "-pie",
+        "-Wl,-z,pack-relative-relocs",
+        "-o",
+    ])
+    .arg(&exe);
+    // A pointer in initialised data: the probe has a relative relocation
+    // to pack.
+    succeeds_on(
+        &mut cc,
+        b"static const char *p = \"x\";\nint main(void) { return p[0] != 'x'; }\n",
+    ) && Command::new(&exe)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write as _;
-            if let Some(mut stdin) = child.stdin.take() {
-                // A pointer in initialised data: the probe has a
-                // relative relocation to pack.
-                stdin
-                    .write_all(b"static const char *p = \"x\";\nint main(void) { return p[0] != 'x'; }\n")?;
-            }
-            child.wait()
-        })
-        .is_ok_and(|s| s.success());
-    built
-        && Command::new(&exe)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// The link arguments that order the start-up functions, when the
@@ -139,23 +128,27 @@ fn order_args(out: &Path) -> Option<[String; 2]> {
     for arg in &args {
         cmd.arg("-C").arg(format!("link-arg={arg}"));
     }
-    let linked = cmd
-        .args(["--crate-type", "bin", "--crate-name", "order_probe", "--target"])
+    cmd.args(["--crate-type", "bin", "--crate-name", "order_probe", "--target"])
         .arg(env::var_os("TARGET")?)
         .arg("-o")
         .arg(out.join("order-probe"))
-        .arg("-")
-        .stdin(Stdio::piped())
+        .arg("-");
+    succeeds_on(&mut cmd, b"fn main() {}\n").then_some(args)
+}
+
+/// Runs `cmd` (a compiler reading its source from standard input) on
+/// `source`, its output discarded; true when it exits 0.
+fn succeeds_on(cmd: &mut Command, source: &[u8]) -> bool {
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .and_then(|mut child| {
             use std::io::Write as _;
             if let Some(mut stdin) = child.stdin.take() {
-                stdin.write_all(b"fn main() {}\n")?;
+                stdin.write_all(source)?;
             }
             child.wait()
         })
-        .is_ok_and(|s| s.success());
-    linked.then_some(args)
+        .is_ok_and(|s| s.success())
 }

@@ -448,7 +448,7 @@ pub fn digest_inputs(
         // two threads at once, hashed in order on this one.
         let paired = !tree
             && algos.len() == 1
-            && size.is_some_and(|n| should_read_paired(mode, algo, n))
+            && size.is_some_and(|n| readers::should_read(mode, algo, n))
             && stream_threads() > 1;
         let how = if tree {
             mapped::Mapping::Tree
@@ -581,20 +581,6 @@ pub fn digest_store(
         store: Some(h.finish()),
     })
 }
-
-/// Whether `auto` reads a regular file of `size` bytes hashed with `algo`
-/// on two threads at once ([`readers::feed`]; the caller knows it may use
-/// a second thread): XXH3 and XXH128, which hash several times faster than
-/// one thread copies out of the page cache, for files of at least
-/// [`PAIRED_MIN`] bytes.
-fn should_read_paired(mode: IoMode, algo: Algorithm, size: u64) -> bool {
-    use crate::algo::AlgoKind;
-    mode == IoMode::Auto && matches!(algo.kind, AlgoKind::Xxh3 | AlgoKind::Xxh128) && size >= PAIRED_MIN
-}
-
-/// Smallest file (bytes) read on two threads for one fast digest: 16 MiB
-/// (below it the second thread's start is not worth it).
-const PAIRED_MIN: u64 = 16 << 20;
 
 /// Files at least this large (bytes) are split across threads when the
 /// checksum allows it ([`InputOpts::threads`]): 64 MiB.

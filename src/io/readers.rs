@@ -25,7 +25,8 @@
 //! this part: what was read is hashed, and the caller streams on from
 //! there with `read(2)`, as one thread reading alone would have.
 
-use crate::algo::Hasher;
+use crate::algo::{AlgoKind, Algorithm, Hasher};
+use crate::config::IoMode;
 use crate::io::ReadBuf;
 use std::fs::File;
 use std::io;
@@ -37,18 +38,21 @@ pub const CHUNK: usize = 1 << 20;
 /// Chunks in the ring: 4.
 pub const SLOTS: usize = 4;
 
+/// Smallest file (bytes) read on two threads: 16 MiB (below it the second
+/// thread's start is not worth it).
+const MIN_SIZE: u64 = 16 << 20;
+
+/// Whether `auto` reads a regular file of `size` bytes hashed with `algo`
+/// here, on two threads at once (the caller knows it may use a second
+/// thread): XXH3 and XXH128, which hash several times faster than one
+/// thread copies out of the page cache, for files of at least
+/// [`MIN_SIZE`] bytes.
+pub fn should_read(mode: IoMode, algo: Algorithm, size: u64) -> bool {
+    mode == IoMode::Auto && matches!(algo.kind, AlgoKind::Xxh3 | AlgoKind::Xxh128) && size >= MIN_SIZE
+}
+
 /// Stack size of the reading thread, in bytes (it only copies).
 const STACK: usize = 64 * 1024;
-
-/// What a slot of the ring holds.
-enum Slot {
-    /// Nothing: free to be read into.
-    Free,
-    /// A thread is reading into it, or the hasher is hashing it.
-    Busy,
-    /// A chunk read, or the error reading it gave.
-    Ready(io::Result<usize>),
-}
 
 /// The ring's bookkeeping, under one lock.
 struct Ring {
@@ -58,7 +62,9 @@ struct Ring {
     hashed: u64,
     /// The hasher has stopped (end, error, short chunk): claim nothing more.
     stop: bool,
-    slots: [Slot; SLOTS],
+    /// Slot `k % SLOTS`: chunk `k` once read (its length, or the error
+    /// reading it gave) until the hasher takes it.
+    ready: [Option<io::Result<usize>>; SLOTS],
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -90,7 +96,7 @@ pub fn feed(f: &File, size: u64, hasher: &mut dyn Hasher, total: &mut u64) -> io
         next: 0,
         hashed: 0,
         stop: false,
-        slots: [const { Slot::Free }; SLOTS],
+        ready: [const { None }; SLOTS],
     });
     let changed = Condvar::new();
     // The length chunk `k` has when the file is still `size` bytes long.
@@ -100,17 +106,17 @@ pub fn feed(f: &File, size: u64, hasher: &mut dyn Hasher, total: &mut u64) -> io
         let s = (k % SLOTS as u64) as usize;
         let r = {
             let mut buf = lock(&bufs[s]);
-            read_full(f, &mut buf.bytes()[..want(k)], k * CHUNK as u64)
+            super::split::read_full(f, &mut buf.bytes()[..want(k)], k * CHUNK as u64)
         };
-        lock(&ring).slots[s] = Slot::Ready(r);
+        lock(&ring).ready[s] = Some(r);
         changed.notify_all();
     };
-    // Claims the next chunk to read, if the ring has room for it.
+    // Claims the next chunk to read, if the ring has room for it (its
+    // slot's chunk `k - SLOTS` has been hashed).
     let claim = |r: &mut Ring| -> Option<u64> {
         let k = r.next;
         (!r.stop && k < chunks && k < r.hashed + SLOTS as u64).then(|| {
             r.next += 1;
-            r.slots[(k % SLOTS as u64) as usize] = Slot::Busy;
             k
         })
     };
@@ -144,12 +150,9 @@ pub fn feed(f: &File, size: u64, hasher: &mut dyn Hasher, total: &mut u64) -> io
             // Waits for chunk `k`, reading others meanwhile.
             let got = loop {
                 let mut r = lock(&ring);
-                if let Slot::Ready(_) = r.slots[s] {
-                    // Only chunk `k` can be ready in this slot: `k + SLOTS`
-                    // is not claimed before `k` is hashed.
-                    let Slot::Ready(got) = std::mem::replace(&mut r.slots[s], Slot::Busy) else {
-                        unreachable!("checked above")
-                    };
+                // Only chunk `k` can be ready in this slot: `k + SLOTS` is
+                // not claimed before `k` is hashed.
+                if let Some(got) = r.ready[s].take() {
                     break got;
                 }
                 if let Some(j) = claim(&mut r) {
@@ -175,37 +178,13 @@ pub fn feed(f: &File, size: u64, hasher: &mut dyn Hasher, total: &mut u64) -> io
                     break 'chunks;
                 }
             }
-            let mut r = lock(&ring);
-            r.hashed = k + 1;
-            r.slots[s] = Slot::Free;
-            drop(r);
+            lock(&ring).hashed = k + 1;
             changed.notify_all();
         }
         lock(&ring).stop = true;
         changed.notify_all();
     });
     result
-}
-
-/// Fills `buf` from `f` at `off`, stopping early only at the end of the
-/// file; `Interrupted` is retried up to [`super::MAX_EINTR`] times in a row.
-fn read_full(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
-    let mut done = 0;
-    let mut interrupted = 0;
-    while done < buf.len() {
-        match super::split::read_at(f, &mut buf[done..], off + done as u64) {
-            Ok(0) => break,
-            Ok(n) => {
-                done += n;
-                interrupted = 0;
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted && interrupted < super::MAX_EINTR => {
-                interrupted += 1
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(done)
 }
 
 #[cfg(test)]

@@ -120,15 +120,33 @@ fn hash_range(
 ) -> io::Result<bool> {
     let bytes = buf.bytes();
     let mut off = start;
-    let mut interrupted = 0;
     while off < end {
         let want = ((end - off) as usize).min(bytes.len());
-        match read_at(f, &mut bytes[..want], off) {
-            Ok(0) => return Ok(false),
+        let n = read_full(f, &mut bytes[..want], off)?;
+        h(&bytes[..n]);
+        crate::progress::note_bytes(n as u64);
+        off += n as u64;
+        if n < want {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Fills `buf` from `f` at `off` with positioned reads, stopping early
+/// only at the end of the file; returns the bytes read. `Interrupted` is
+/// retried up to [`super::MAX_EINTR`] times in a row.
+///
+/// # Errors
+/// The first other read error.
+pub(super) fn read_full(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
+    let mut done = 0;
+    let mut interrupted = 0;
+    while done < buf.len() {
+        match read_at(f, &mut buf[done..], off + done as u64) {
+            Ok(0) => break,
             Ok(n) => {
-                h(&bytes[..n]);
-                crate::progress::note_bytes(n as u64);
-                off += n as u64;
+                done += n;
                 interrupted = 0;
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted && interrupted < super::MAX_EINTR => {
@@ -137,18 +155,18 @@ fn hash_range(
             Err(e) => return Err(e),
         }
     }
-    Ok(true)
+    Ok(done)
 }
 
 /// `pread(2)`: up to `buf.len()` bytes of `f` at offset `off`, the file
 /// offset untouched.
 #[cfg(unix)]
-pub(super) fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
+fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
     std::os::unix::fs::FileExt::read_at(f, buf, off)
 }
 
 /// `pread(2)`'s equivalent (`seek_read`).
 #[cfg(windows)]
-pub(super) fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
+fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
     std::os::windows::fs::FileExt::seek_read(f, buf, off)
 }
