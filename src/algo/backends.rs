@@ -687,10 +687,18 @@ pub(super) static MD5: [Backend; 2] = [
     ))),
 ];
 
+/// mhash's SHA-NI kernel ([`kernels::sha1_shani`]); the portable one
+/// where the CPU lacks the SHA extensions (the backend is then not chosen).
+fn shani_1(_: Algorithm) -> Box<dyn Hasher> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(s) = kernels::sha1_shani::Sha1Ni::new() {
+        return Box::new(Md::new(s, 20));
+    }
+    Box::new(Md::new(kernels::sha1::Sha1::new(), 20))
+}
+
 pub(super) static SHA1: [Backend; 3] = [
-    backend!("sha-ni", "sha1 0.11", || on(Feature::ShaNi), |_| rc(
-        <sha1::Sha1 as sha1::Digest>::new()
-    )),
+    backend!("sha-ni", "mhash", || on(Feature::ShaNi), shani_1),
     backend!("armv8-sha2", "sha1 0.11", || on(Feature::ArmSha2), |_| {
         rc(<sha1::Sha1 as sha1::Digest>::new())
     }),
@@ -717,8 +725,22 @@ fn portable_256(a: Algorithm) -> Box<dyn Hasher> {
     }
 }
 
+/// mhash's SHA-NI kernel, one stream ([`kernels::sha256_xn_shani`]); the
+/// portable one where the CPU lacks the SHA extensions (the backend is
+/// then not chosen).
+fn shani_256(a: Algorithm) -> Box<dyn Hasher> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let sha224 = a.kind == AlgoKind::Sha224;
+        if let Some(s) = kernels::sha256_xn_shani::Sha256Ni::new(sha224) {
+            return Box::new(Md::new(s, if sha224 { 28 } else { 32 }));
+        }
+    }
+    portable_256(a)
+}
+
 pub(super) static SHA256: [Backend; 3] = [
-    backend!("sha-ni", "sha2 0.11", || on(Feature::ShaNi), sha2_256),
+    backend!("sha-ni", "mhash", || on(Feature::ShaNi), shani_256),
     backend!("armv8-sha2", "sha2 0.11", || on(Feature::ArmSha2), sha2_256),
     backend!(PORTABLE, "mhash", always, portable_256),
 ];

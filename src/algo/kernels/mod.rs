@@ -92,6 +92,8 @@ pub(super) mod md5_x4_sse2;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod md5_x8;
 pub(super) mod sha1;
+#[cfg(target_arch = "x86_64")]
+pub(super) mod sha1_shani;
 pub(super) mod sha256;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sha256_x8_avx2;

@@ -5,10 +5,13 @@ use super::Compress;
 /// The SHA-1 state H0..H4.
 pub(in crate::algo) struct Sha1([u32; 5]);
 
+/// The initial hash value H(0), FIPS 180-4 §5.3.1.
+pub(super) const IV: [u32; 5] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0];
+
 impl Sha1 {
     /// The initial hash value, FIPS 180-4 §5.3.1.
     pub(in crate::algo) fn new() -> Sha1 {
-        Sha1([0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0])
+        Sha1(IV)
     }
 }
 
