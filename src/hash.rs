@@ -54,10 +54,13 @@ impl StdinTurns {
 
 /// Hashes every input of `job`, reporting each in argument order.
 /// Returns true when every input was hashed.
-pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
+pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     if let Some(tree) = &job.tree {
-        return run_tree(con, job, tree);
+        return run_tree(con, &job, tree);
     }
+    // The operands go to the scheduler's producer as they are.
+    let files = std::mem::take(&mut job.inputs.files);
+    let job = &job;
     let algos = &job.algos[..];
     let algo = algos[0];
     // GNU cksum's --debug report of its CRC code comes when the first
@@ -67,7 +70,6 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
         .then(|| crc_debug_lines(common.compat, algo.kind));
     let crc_debug_each = algo.kind == AlgoKind::Crc32b;
     let per_file_debug = job.debug && common.personality == Personality::Mhash;
-    let files = &job.inputs.files;
     // -r and --files-from may yield any number of inputs.
     let expands = job.inputs.walk.is_some() || !job.inputs.files_from.is_empty();
     // No more threads than operands, where their number is known.
@@ -93,7 +95,7 @@ pub fn run(con: &mut Console, common: &Common, job: &HashJob) -> bool {
         None => io::digest_inputs(name, algos, buf, &opts),
     };
     let mut next = Inputs::new(
-        files.clone(),
+        files,
         &job.inputs.files_from,
         job.inputs.null,
         job.inputs.walk.clone(),

@@ -40,10 +40,10 @@ fn real_main(args: Vec<OsString>) -> i32 {
     mhash::algo::calibrate::configure(env.calibrate.as_deref());
     let p = Personality::from_argv0(&argv0);
     match cli::parse(p, args, &env) {
-        Ok(cfg) => mhash::app::run(
-            &cfg,
-            &mut mhash::report::Console::stdio(&cfg.common.msg_prog, cfg.common.compat),
-        ),
+        Ok(cfg) => {
+            let mut con = mhash::report::Console::stdio(&cfg.common.msg_prog, cfg.common.compat);
+            mhash::app::run(cfg, &mut con)
+        }
         Err(e) => {
             let prog = mhash::text::lossless(&argv0);
             let compat = mhash::config::GnuCompat::from_value(env.gnu_compat.as_deref())

@@ -26,7 +26,7 @@ fn run_in_process(compat: &str, argv: &[&OsStr]) -> (Vec<u8>, Vec<u8>, i32) {
         Box::new(err.clone()),
         false,
     );
-    let status = mhash::app::run(&cfg, &mut con);
+    let status = mhash::app::run(cfg, &mut con);
     (out.contents(), err.contents(), status)
 }
 

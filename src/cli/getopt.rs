@@ -155,7 +155,9 @@ fn make(long: &'static str, value: Option<String>) -> Opt {
 
 /// Walks `args` (`args[0]` is `argv[0]`) with glibc's rules: options and
 /// operands may mix unless `POSIXLY_CORRECT` is set; `--` ends options; a
-/// lone `-` is an operand.
+/// lone `-` is an operand. The operands are moved out of `args`, not
+/// copied: `md5sum *` on 5,000 names made one allocation per name here,
+/// plus one more for the text of each (only options need it).
 ///
 /// `visit` sees each option as it is read and may stop the walk (GNU acts at
 /// once on `--help`, `--version` and invalid `-a`/`-l` values): returning
@@ -167,7 +169,7 @@ pub fn scan<E: From<GetoptError>>(
     p: Personality,
     compat: GnuCompat,
     posixly_correct: bool,
-    args: &[OsString],
+    mut args: Vec<OsString>,
     mut visit: impl FnMut(&Opt) -> Result<bool, E>,
 ) -> Result<Scanned, E> {
     let table = long_options(p, compat);
@@ -175,16 +177,16 @@ pub fn scan<E: From<GetoptError>>(
     let mut i = 1;
     let mut only_operands = false;
     while i < args.len() {
-        let raw = &args[i];
-        let a = crate::text::lossless(raw);
+        let bytes = crate::os::os_bytes(&args[i]);
         i += 1;
-        if only_operands || a == "-" || !a.starts_with('-') {
-            out.operands.push(raw.clone());
+        if only_operands || bytes.as_ref() == b"-" || !bytes.starts_with(b"-") {
+            out.operands.push(std::mem::take(&mut args[i - 1]));
             if posixly_correct {
                 only_operands = true;
             }
             continue;
         }
+        let a = crate::text::lossless(&args[i - 1]);
         if a == "--" {
             only_operands = true;
             continue;
@@ -271,7 +273,7 @@ mod tests {
     fn run(p: Personality, args: &[&str]) -> Result<Scanned, GetoptError> {
         let mut v = vec![OsString::from("prog")];
         v.extend(args.iter().map(OsString::from));
-        scan::<GetoptError>(p, GnuCompat::V9_1, false, &v, |_| Ok(false))
+        scan::<GetoptError>(p, GnuCompat::V9_1, false, v, |_| Ok(false))
     }
 
     // Expected messages are GNU coreutils 9.1's (glibc getopt_long).

@@ -73,7 +73,7 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
     {
         return Ok(Config { common, job: job? });
     }
-    let low = lower(&common, env, &args)?;
+    let low = lower(&common, env, args)?;
     if low.report {
         let job = Job::Backends(low.print.unwrap_or_default());
         return Ok(Config { common, job });
@@ -116,7 +116,7 @@ const PLAIN_TAIL_MIN: usize = 64;
 
 /// Stage 1: the getopt walk (GNU names) or clap (native face), with the
 /// checks GNU makes as it reads each option.
-fn lower(common: &Common, env: &Env, args: &[OsString]) -> Result<LowArgs, Error> {
+fn lower(common: &Common, env: &Env, args: Vec<OsString>) -> Result<LowArgs, Error> {
     let (p, compat) = (common.personality, common.compat);
     let old = compat <= GnuCompat::V9_1 && p.is_gnu();
     let mut print: Option<String> = None;
@@ -168,11 +168,11 @@ fn lower(common: &Common, env: &Env, args: &[OsString]) -> Result<LowArgs, Error
     // thousands of files) bypasses clap, whose per-value work cost 3.5 ms
     // on 5,000 names (0.7 µs each, about a sixth of hashing them); clap
     // still sees the options and the first of those operands.
-    let tail = super::plain_operand_tail(&cmd, args);
+    let tail = super::plain_operand_tail(&cmd, &args);
     let (parsed, rest) = if args.len() - tail > PLAIN_TAIL_MIN {
         args.split_at(tail + 1)
     } else {
-        (args, &[][..])
+        (&args[..], &[][..])
     };
     let m = cmd.try_get_matches_from(parsed).map_err(|e| {
         let text = e.to_string();
