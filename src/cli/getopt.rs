@@ -177,9 +177,10 @@ pub fn scan<E: From<GetoptError>>(
     let mut i = 1;
     let mut only_operands = false;
     while i < args.len() {
-        let bytes = crate::os::os_bytes(&args[i]);
+        // ASCII `-` is the same byte in every platform's encoding.
+        let bytes = args[i].as_encoded_bytes();
         i += 1;
-        if only_operands || bytes.as_ref() == b"-" || !bytes.starts_with(b"-") {
+        if only_operands || bytes == b"-" || !bytes.starts_with(b"-") {
             out.operands.push(std::mem::take(&mut args[i - 1]));
             if posixly_correct {
                 only_operands = true;
