@@ -32,7 +32,7 @@ pub fn encode_digest(out: &mut Vec<u8>, digest: &[u8], encoding: Encoding) {
             // output in order; `encode_to_slice` still took 310, and a
             // `push` per digit 386, its capacity checked each time; into
             // the grown slice 221; a byte's two digits from one table
-            // entry into a stack buffer, 64 digest bytes at a time, 120).
+            // entry into a stack buffer, 64 digest bytes at a time, 136).
             let mut text = [0u8; 128];
             for chunk in digest.chunks(64) {
                 for (pair, &b) in text.chunks_exact_mut(2).zip(chunk) {
