@@ -794,7 +794,21 @@ fn blake2b_simd(a: Algorithm) -> Box<dyn Hasher> {
     ))
 }
 
-pub(super) static BLAKE2B: [Backend; 3] = [
+/// mhash's BLAKE2b on AVX-512VL rows ([`kernels::blake2b_avx512`]); the
+/// portable kernel where the CPU lacks them (the backend is then not
+/// chosen).
+fn blake2b_avx512(a: Algorithm) -> Box<dyn Hasher> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(b) = kernels::blake2b::Blake2b::new_avx512(a.digest_len()) {
+        return Box::new(b);
+    }
+    Box::new(kernels::blake2b::Blake2b::new(a.digest_len()))
+}
+
+pub(super) static BLAKE2B: [Backend; 4] = [
+    // As fast as blake2b_simd's AVX2 path, and needs no CPUID of its own
+    // (`kernels::blake2b_avx512`).
+    backend!("avx512vl", "mhash", || on(Feature::Avx512Vl), blake2b_avx512),
     backend!("avx2", "blake2b_simd 1", || on(Feature::Avx2), blake2b_simd),
     // blake2b_simd takes AVX2 whenever the CPU has it: offer its SSE4.1
     // path only where AVX2 is absent, not merely turned off.

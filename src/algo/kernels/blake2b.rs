@@ -1,5 +1,6 @@
-//! BLAKE2b (RFC 7693), unkeyed, digest length 1..=64 bytes, portable
-//! scalar code.
+//! BLAKE2b (RFC 7693), unkeyed, digest length 1..=64 bytes: the
+//! streaming state, with the compression function F in portable scalar
+//! code or, on x86-64 with AVX-512VL, [`super::blake2b_avx512`]'s rows.
 
 use crate::algo::Hasher;
 
@@ -8,7 +9,7 @@ const IV: [u64; 8] = super::sha512::IV_512;
 
 /// The message schedule SIGMA (RFC 7693 §2.7); rounds 10 and 11 reuse
 /// rows 0 and 1.
-const SIGMA: [[usize; 16]; 10] = [
+pub(super) const SIGMA: [[usize; 16]; 10] = [
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
     [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3],
     [11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4],
@@ -29,6 +30,10 @@ pub(in crate::algo) struct Blake2b {
     fill: usize,
     counter: u128,
     out_len: usize,
+    /// F runs on [`super::blake2b_avx512`] (set only where the CPU has
+    /// AVX-512VL).
+    #[cfg(target_arch = "x86_64")]
+    avx512: bool,
 }
 
 impl Blake2b {
@@ -42,7 +47,19 @@ impl Blake2b {
             fill: 0,
             counter: 0,
             out_len,
+            #[cfg(target_arch = "x86_64")]
+            avx512: false,
         }
+    }
+
+    /// As [`Blake2b::new`], with F on AVX-512VL rows, or `None` where
+    /// [`crate::algo::cpu`] did not find AVX-512F/VL (and the zmm state).
+    #[cfg(target_arch = "x86_64")]
+    pub(in crate::algo) fn new_avx512(out_len: usize) -> Option<Blake2b> {
+        crate::algo::cpu::Feature::Avx512Vl.detected().then(|| Blake2b {
+            avx512: true,
+            ..Blake2b::new(out_len)
+        })
     }
 
     /// The compression function F (RFC 7693 §3.2), the twelve rounds
@@ -50,6 +67,19 @@ impl Blake2b {
     /// working vector lives in registers (what makes GNU's plain C fast:
     /// its blake2b-ref.c `ROUND(0)` ... `ROUND(11)`).
     fn compress(&mut self, block: &[u8; 128], last: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx512 {
+            // The kernel counts a non-final block in itself.
+            let counter = if last {
+                self.counter
+            } else {
+                self.counter.wrapping_sub(128)
+            };
+            // SAFETY: `avx512` is set only by `new_avx512`, where the CPU
+            // has AVX-512F/VL.
+            unsafe { super::blake2b_avx512::compress(&mut self.h, block, counter, last) };
+            return;
+        }
         let m: [u64; 16] = core::array::from_fn(|i| {
             u64::from_le_bytes(block[8 * i..8 * i + 8].try_into().unwrap_or_default())
         });
@@ -121,6 +151,16 @@ impl Hasher for Blake2b {
             self.fill = 0;
         }
         // Whole blocks straight from the input, all but the last.
+        #[cfg(target_arch = "x86_64")]
+        if self.avx512 {
+            let whole = (data.len() - 1) / 128 * 128;
+            let (blocks, rest) = data.split_at(whole);
+            // SAFETY: `avx512` is set only by `new_avx512`, where the CPU
+            // has AVX-512F/VL.
+            self.counter =
+                unsafe { super::blake2b_avx512::compress(&mut self.h, blocks, self.counter, false) };
+            data = rest;
+        }
         while data.len() > 128 {
             let (block, rest) = data.split_at(128);
             if let Ok(b) = <&[u8; 128]>::try_from(block) {

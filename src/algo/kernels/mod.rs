@@ -81,6 +81,8 @@ macro_rules! md5_lane_steps {
 }
 
 pub(super) mod blake2b;
+#[cfg(target_arch = "x86_64")]
+pub(super) mod blake2b_avx512;
 pub(super) mod blake3;
 pub(super) mod md5;
 #[cfg(target_arch = "x86_64")]
