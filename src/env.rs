@@ -29,6 +29,10 @@ pub struct Env {
     pub glibc_tunables: Option<String>,
     /// `POSIXLY_CORRECT` is set: options end at the first operand (getopt).
     pub posixly_correct: bool,
+    /// `TERM` is set, not empty and not `dumb`: GNU 9.11's `--help` marks
+    /// each option up (a hyperlink to its manual entry, in bold), whatever
+    /// standard output is (GNU's system.h `oputs_`).
+    pub help_markup: bool,
 }
 
 impl Env {
@@ -44,6 +48,7 @@ impl Env {
             calibrate: text("MHASH_CALIBRATE"),
             glibc_tunables: text("GLIBC_TUNABLES"),
             posixly_correct: std::env::var_os("POSIXLY_CORRECT").is_some(),
+            help_markup: std::env::var_os("TERM").is_some_and(|t| !t.is_empty() && t != "dumb"),
         }
     }
 }

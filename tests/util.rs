@@ -75,12 +75,16 @@ fn is_ambient(name: &OsStr) -> bool {
     };
     n.starts_with("MHASH_")
         || n.starts_with("LC_")
-        || matches!(n, "GLIBC_TUNABLES" | "POSIXLY_CORRECT" | "LANG" | "LANGUAGE")
+        || matches!(
+            n,
+            "GLIBC_TUNABLES" | "POSIXLY_CORRECT" | "LANG" | "LANGUAGE" | "TERM"
+        )
 }
 
 /// Removes from `c`'s environment every `MHASH_*`, `GLIBC_TUNABLES`,
-/// `POSIXLY_CORRECT`, `LANG`, `LANGUAGE` and `LC_*` variable this process
-/// has, and sets `LC_ALL=C`. Everything else (`PATH`, `HOME`, `TMPDIR`) is
+/// `POSIXLY_CORRECT`, `LANG`, `LANGUAGE`, `LC_*` and `TERM` (GNU 9.11's
+/// `--help` marks options up under a terminal's `TERM`) variable this
+/// process has, and sets `LC_ALL=C`. Everything else (`PATH`, `HOME`, `TMPDIR`) is
 /// inherited. One deliberate exception: `MHASH_TEST_BACKEND=portable` (set
 /// by `scripts/aarch64-test.sh`'s second run) becomes the child's
 /// `MHASH_BACKEND`, so that the whole suite runs on the portable backends

@@ -116,6 +116,10 @@ pub struct Expect {
     /// BLAKE2b untagged lines take their length from the digest (b2sum;
     /// GNU ignores `-l` there).
     pub blake2b_auto_length: bool,
+    /// SHA-2/SHA-3 untagged lines take the member of `tag_kinds` (the
+    /// family `cksum -a sha2|sha3` named) whose digest length is theirs:
+    /// GNU 9.11's `cksum -a sha3 -l 256 -c` verifies a SHA3-224 line.
+    pub family_auto_length: bool,
     /// An untagged line's algorithm may be inferred from its length, among
     /// `tag_kinds`.
     pub infer_by_length: bool,
@@ -488,6 +492,14 @@ impl Parser {
                 continue;
             }
             let mut j = i + fam.len();
+            // GNU's algorithm_from_tag ends a tag at a blank, `-`, `(` or
+            // the line's end, and split_3 makes the family its algorithm
+            // before the length or the rest is checked: a malformed
+            // `SHA3-255 (f)` is an "improperly formatted SHA3 checksum
+            // line", as are the lines after it until another tag.
+            if matches!(s.get(j), None | Some(b' ' | b'\t' | b'-' | b'(' | 0)) {
+                self.last_tag = Some(if fam == b"SHA2" { "SHA2" } else { "SHA3" });
+            }
             let bits = match s.get(j) {
                 Some(b'-') => {
                     if !s.get(j + 1).is_some_and(u8::is_ascii_digit) {
@@ -514,9 +526,6 @@ impl Parser {
             if s.get(j) != Some(&b'(') {
                 return Some(Err(LineError::Malformed));
             }
-            // GNU's global algorithm becomes the family (`SHA3`), as its
-            // "improperly formatted SHA3 checksum line" then says.
-            self.last_tag = Some(if fam == b"SHA2" { "SHA2" } else { "SHA3" });
             return Some(self.bsd_split(&s[j + 1..], Algorithm::new(kind), None, escaped));
         }
         None
@@ -632,6 +641,26 @@ impl Parser {
                     a
                 }
             }
+            Some(a) if self.expect.family_auto_length && self.expect.tag_kinds.contains(&a.kind) => {
+                let len = if hex_run == tok_len && hex_run % 2 == 0 {
+                    Some(hex_run / 2)
+                } else if self.expect.base64 {
+                    base64::engine::general_purpose::STANDARD
+                        .decode(tok)
+                        .ok()
+                        .map(|d| d.len())
+                } else {
+                    None
+                };
+                len.and_then(|n| {
+                    self.expect
+                        .tag_kinds
+                        .iter()
+                        .map(|&k| Algorithm::new(k))
+                        .find(|m| m.digest_len() == n)
+                })
+                .unwrap_or(a)
+            }
             Some(a) => a,
             None if self.expect.infer_by_length => {
                 let len = if hex_run == tok_len && hex_run % 2 == 0 {
@@ -714,6 +743,7 @@ mod tests {
                 tag_rule: TagRule::Blank,
                 untagged: None,
                 blake2b_auto_length: true,
+                family_auto_length: false,
                 infer_by_length: true,
                 base64: true,
                 short_lines: true,
@@ -775,6 +805,7 @@ mod tests {
                 tag_rule: TagRule::Strict,
                 untagged: Some(Algorithm::new(AlgoKind::Sha256)),
                 blake2b_auto_length: false,
+                family_auto_length: false,
                 infer_by_length: false,
                 base64: true,
                 short_lines: false,
@@ -848,6 +879,7 @@ mod tests {
                 tag_rule: TagRule::Blank,
                 untagged: None,
                 blake2b_auto_length: true,
+                family_auto_length: false,
                 infer_by_length: false,
                 base64: false,
                 short_lines: true,

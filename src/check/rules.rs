@@ -108,6 +108,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             tag_kinds: vec![a.kind],
             untagged: Some(a),
             blake2b_auto_length: b2,
+            family_auto_length: false,
             infer_by_length: false,
             base64: job.base64,
             short_lines: b2,
@@ -133,6 +134,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         tag_kinds: if given.is_empty() { all_tags(job) } else { given },
         untagged,
         blake2b_auto_length: true,
+        family_auto_length: job.dialect == Dialect::Cksum && job.family_name.is_some() && job.algo.is_some(),
         // mhash infers from the length also where the file's name named an
         // algorithm the digest cannot be (see `Parser::untagged_by`).
         infer_by_length: native || (untagged.is_none() && !job.family.is_empty()),

@@ -87,14 +87,16 @@ pub fn long_options(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
     ]);
     match p {
         Personality::Cksum if compat == GnuCompat::V9_1 => v.extend(["algorithm", "debug", "untagged"]),
+        // GNU 9.4-9.11 cksum.c's order (an ambiguous prefix lists its
+        // possibilities in table order: `--b` gives '--base64' '--binary').
         Personality::Cksum | Personality::Mhash => v.extend([
+            "algorithm",
+            "base64",
+            "debug",
+            "raw",
+            "untagged",
             "binary",
             "text",
-            "algorithm",
-            "debug",
-            "untagged",
-            "base64",
-            "raw",
         ]),
         _ => v.extend(["binary", "text"]),
     }

@@ -22,6 +22,39 @@ pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
     }
 }
 
+/// GNU 9.11's `--help` as it prints it where `TERM` names a terminal
+/// (system.h `oputs_`, for every option of `--help`): each option line's
+/// text in bold (`ESC[1m` .. `ESC[0m`) inside an OSC 8 hyperlink to the
+/// option's entry in the manual, `manual/coreutils.html#PROG-OPT` (`PROG`
+/// is `cksum` for the `*sum` tools, whose options it documents; `--help`
+/// and `--version` link to the program's page, `coreutils/PROG#PROG--help`).
+/// `text` is [`gnu_help`]'s 9.11 text, each option on a line of its own.
+pub fn mark_options(p: Personality, text: &str) -> String {
+    let prog = if p == Personality::Sum { "sum" } else { "cksum" };
+    let mut out = String::with_capacity(text.len() + 2048);
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let option = body.trim_start();
+        let indent = body.len() - option.len();
+        if !(option.starts_with('-') && (2..=6).contains(&indent)) || option.contains("  ") {
+            out.push_str(line);
+            continue;
+        }
+        let anchor = &option[..option.find([',', '=', '[', ' ']).unwrap_or(option.len())];
+        let url = if option.starts_with("--help") || option.starts_with("--version") {
+            format!("https://www.gnu.org/software/coreutils/{prog}#{prog}{anchor}")
+        } else {
+            format!("https://www.gnu.org/software/coreutils/manual/coreutils.html#{prog}{anchor}")
+        };
+        out.push_str(&body[..indent]);
+        out.push_str(&format!(
+            "\x1b]8;;{url}\x1b\\\x1b[1m{option}\x1b[0m\x1b]8;;\x1b\\"
+        ));
+        out.push_str(&line[body.len()..]);
+    }
+    out
+}
+
 /// GNU 9.11's `--help` from the earlier layout (captured from a GNU 9.11
 /// built from its sources): the single-algorithm tools and `sum` say they
 /// are a "Legacy interface to the cksum utility"; each option is on a line

@@ -135,7 +135,12 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
                 print = Some(if p == Personality::Mhash {
                     command(p).render_help().to_string()
                 } else {
-                    help::gnu_help(p, &common.prog, compat)
+                    let text = help::gnu_help(p, &common.prog, compat);
+                    if env.help_markup && compat >= GnuCompat::V9_11 {
+                        help::mark_options(p, &text)
+                    } else {
+                        text
+                    }
                 });
                 return Ok(true);
             }

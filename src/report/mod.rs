@@ -41,6 +41,10 @@ pub struct Console {
     /// GNU 8.32's `cksum`: a failed checksum line dies at once with
     /// "-: write error: REASON" (then `close_stdout`'s message).
     dies_on_write_error: bool,
+    /// GNU 9.10+ digest and check lines: a failed write of a line ends the
+    /// run at once with the write error (cksum.c's `ferror (stdout)` check
+    /// after each line, coreutils 3621ad2f7).
+    exits_on_write_error: bool,
     /// A write to standard error failed (nothing more can be said about
     /// it; the run still fails, see [`Console::finish`]).
     err_failed: bool,
@@ -84,6 +88,7 @@ impl Console {
             progress: None,
             flushes_per_line: true,
             dies_on_write_error: false,
+            exits_on_write_error: false,
             err_failed: false,
         }
     }
@@ -101,6 +106,23 @@ impl Console {
     /// cksum's `-: write error: REASON` (its `die` after each line).
     pub fn set_dies_on_write_error(&mut self, yes: bool) {
         self.dies_on_write_error = yes;
+    }
+
+    /// Says that a failed write of a line ends the process at once, after
+    /// the write error's message (GNU 9.11's digest and check lines: no
+    /// later input is read, no later diagnostic or summary printed).
+    pub fn set_exits_on_write_error(&mut self, yes: bool) {
+        self.exits_on_write_error = yes;
+    }
+
+    /// Keeps the first write error; with [`Console::set_exits_on_write_error`],
+    /// reports it and exits with status 1.
+    fn write_failed_with(&mut self, e: std::io::Error) {
+        self.write_error.get_or_insert(e);
+        if std::mem::take(&mut self.exits_on_write_error) {
+            self.finish();
+            std::process::exit(1);
+        }
     }
 
     /// Shows a progress bar from now on (`None`: no longer).
@@ -130,7 +152,7 @@ impl Console {
             self.out.write_all(bytes)
         };
         if let Err(e) = r {
-            self.write_error = Some(e);
+            self.write_failed_with(e);
         }
     }
 
@@ -146,7 +168,7 @@ impl Console {
         if self.write_error.is_none()
             && let Err(e) = self.out.flush()
         {
-            self.write_error = Some(e);
+            self.write_failed_with(e);
         }
     }
 
