@@ -22,10 +22,9 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
         // error"), fixed after 9.11 (coreutils 2de1a28bc, "sum,cksum:
         // consistently emit detailed write errors"; its
         // tests/misc/io-errors.sh wants ENOSPC): mhash takes the fix.
-        con.set_flushes_per_line(matches!(&job, Job::Hash(_) | Job::Check(_)));
-        con.set_exits_on_write_error(
-            common.compat == crate::config::GnuCompat::V9_11 && matches!(&job, Job::Hash(_) | Job::Check(_)),
-        );
+        let lines = matches!(&job, Job::Hash(_) | Job::Check(_));
+        con.set_flushes_per_line(lines);
+        con.set_exits_on_write_error(lines && common.compat == crate::config::GnuCompat::V9_11);
         con.set_dies_on_write_error(
             common.compat.is_8_32()
                 && common.personality == crate::config::Personality::Cksum

@@ -340,6 +340,22 @@ impl Parser {
         c
     }
 
+    /// The digest length in bytes an untagged line's token `tok` gives:
+    /// half its digits where it is all hex (`all_hex`) and of even length,
+    /// else, where base64 is accepted, its decoded length.
+    fn token_len(&self, tok: &[u8], all_hex: bool) -> Option<usize> {
+        if all_hex && tok.len().is_multiple_of(2) {
+            Some(tok.len() / 2)
+        } else if self.expect.base64 {
+            base64::engine::general_purpose::STANDARD
+                .decode(tok)
+                .ok()
+                .map(|d| d.len())
+        } else {
+            None
+        }
+    }
+
     fn split(&mut self, s: &[u8]) -> Result<CheckLine, LineError> {
         let mut i = 0;
         while i < s.len() && is_white(s[i]) {
@@ -641,38 +657,17 @@ impl Parser {
                     a
                 }
             }
-            Some(a) if self.expect.family_auto_length && self.expect.tag_kinds.contains(&a.kind) => {
-                let len = if hex_run == tok_len && hex_run % 2 == 0 {
-                    Some(hex_run / 2)
-                } else if self.expect.base64 {
-                    base64::engine::general_purpose::STANDARD
-                        .decode(tok)
-                        .ok()
-                        .map(|d| d.len())
-                } else {
-                    None
-                };
-                len.and_then(|n| {
-                    self.expect
-                        .tag_kinds
-                        .iter()
-                        .map(|&k| Algorithm::new(k))
-                        .find(|m| m.digest_len() == n)
-                })
-                .unwrap_or(a)
-            }
+            // The family member of the digest's length (a SHA-2 or SHA-3
+            // length names one member only).
+            Some(a) if self.expect.family_auto_length => match self.token_len(tok, hex_run == tok_len) {
+                Some(n) => self.candidates(n).first().copied().unwrap_or(a),
+                None => a,
+            },
             Some(a) => a,
             None if self.expect.infer_by_length => {
-                let len = if hex_run == tok_len && hex_run % 2 == 0 {
-                    hex_run / 2
-                } else if self.expect.base64 {
-                    base64::engine::general_purpose::STANDARD
-                        .decode(tok)
-                        .map_err(|_| LineError::Malformed)?
-                        .len()
-                } else {
-                    return Err(LineError::Malformed);
-                };
+                let len = self
+                    .token_len(tok, hex_run == tok_len)
+                    .ok_or(LineError::Malformed)?;
                 let mut c = self.candidates(len);
                 // What matched this file's earlier lines of this length first.
                 if let Some(k) = self.preferred.get(len)

@@ -5,8 +5,9 @@
 use crate::config::{GnuCompat, Personality};
 
 /// What `--help` prints under a GNU name; `prog` is `argv[0]` as invoked
-/// (GNU prints `program_name` in the Usage line).
-pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
+/// (GNU prints `program_name` in the Usage line); `markup`: `TERM` names a
+/// terminal, where GNU 9.11 marks the options up (bold, in OSC 8 links).
+pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat, markup: bool) -> String {
     if compat.is_8_32() {
         return help_8_32(p, prog);
     }
@@ -16,7 +17,8 @@ pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
         help_9_1_layout(p, prog, compat)
     };
     if compat >= GnuCompat::V9_11 {
-        layout_9_11(p, &text)
+        let text = layout_9_11(p, &text);
+        if markup { mark_options(p, &text) } else { text }
     } else {
         text
     }
@@ -28,8 +30,8 @@ pub fn gnu_help(p: Personality, prog: &str, compat: GnuCompat) -> String {
 /// option's entry in the manual, `manual/coreutils.html#PROG-OPT` (`PROG`
 /// is `cksum` for the `*sum` tools, whose options it documents; `--help`
 /// and `--version` link to the program's page, `coreutils/PROG#PROG--help`).
-/// `text` is [`gnu_help`]'s 9.11 text, each option on a line of its own.
-pub fn mark_options(p: Personality, text: &str) -> String {
+/// `text` is [`layout_9_11`]'s, each option on a line of its own.
+fn mark_options(p: Personality, text: &str) -> String {
     let prog = if p == Personality::Sum { "sum" } else { "cksum" };
     let mut out = String::with_capacity(text.len() + 2048);
     for line in text.split_inclusive('\n') {
@@ -430,7 +432,7 @@ mod tests {
     /// indented by exactly two spaces and starting with a letter.
     #[test]
     fn cksum_help_lists_exactly_the_gnu_algorithms() {
-        let help = gnu_help(Personality::Cksum, "cksum", GnuCompat::V9_11);
+        let help = gnu_help(Personality::Cksum, "cksum", GnuCompat::V9_11, false);
         let names: Vec<&str> = help
             .lines()
             .filter(|l| l.starts_with("  ") && l.as_bytes().get(2).is_some_and(u8::is_ascii_alphabetic))
@@ -482,7 +484,7 @@ Report any translation bugs to <https://translationproject.org/team/>\n\
 Full documentation <https://www.gnu.org/software/coreutils/sha256sum>\n\
 or available locally via: info '(coreutils) sha2 utilities'\n";
         assert_eq!(
-            gnu_help(Personality::Sha256sum, "sha256sum", GnuCompat::V9_1),
+            gnu_help(Personality::Sha256sum, "sha256sum", GnuCompat::V9_1, false),
             want
         );
     }

@@ -135,12 +135,7 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
                 print = Some(if p == Personality::Mhash {
                     command(p).render_help().to_string()
                 } else {
-                    let text = help::gnu_help(p, &common.prog, compat);
-                    if env.help_markup && compat >= GnuCompat::V9_11 {
-                        help::mark_options(p, &text)
-                    } else {
-                        text
-                    }
+                    help::gnu_help(p, &common.prog, compat, env.help_markup)
                 });
                 return Ok(true);
             }
