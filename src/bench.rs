@@ -360,17 +360,16 @@ pub fn report_text(opts: &BenchOpts, rows: &[BenchRow], lanes: &[LaneRow]) -> St
         "mhash bench: in-memory throughput in MB/s (10^6 B/s), one thread, fastest first ({:.1} s budget)",
         opts.seconds
     );
-    let mut head = format!("{:<10} {:<36}", "algorithm", "backend");
+    let label = |r: &BenchRow| format!("{}{} ({})", if r.chosen { "*" } else { "" }, r.backend, r.source);
+    // The backend column: 36 characters, or the longest label's width.
+    let w = rows.iter().map(|r| label(r).len()).max().unwrap_or(0).max(36);
+    let mut head = format!("{:<10} {:<w$}", "algorithm", "backend");
     for &n in &opts.sizes {
         let _ = write!(head, " {:>10}", size_label(n));
     }
     let _ = writeln!(out, "{}", head.trim_end());
     for r in rows {
-        let mut line = format!(
-            "{:<10} {:<36}",
-            r.algorithm,
-            format!("{}{} ({})", if r.chosen { "*" } else { "" }, r.backend, r.source)
-        );
+        let mut line = format!("{:<10} {:<w$}", r.algorithm, label(r));
         for s in &r.results {
             let _ = write!(line, " {:>10}", thousands(s.mb_per_s));
         }

@@ -84,6 +84,7 @@ pub(super) mod blake2b;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod blake2b_avx512;
 pub(super) mod blake3;
+pub(super) mod crc;
 pub(super) mod md5;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod md5_x16;
