@@ -137,6 +137,23 @@ pub fn stderr_writer() -> Box<dyn io::Write + Send> {
     }
 }
 
+/// True when descriptor 1 is not open (`>&-`): closing standard output
+/// would then fail with EBADF, the one write error gnulib's
+/// `close_stream` reports with its errno once the stream's error flag
+/// was set earlier (a descriptor open read-only fails its writes with
+/// EBADF too, but closes fine: "write error" alone).
+pub fn stdout_closed() -> bool {
+    #[cfg(unix)]
+    {
+        // SAFETY: F_GETFD reads the descriptor's flags only.
+        unsafe { libc::fcntl(1, libc::F_GETFD) == -1 }
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
 /// True when standard output may be shared with other processes' writes
 /// line by line: a pipe or socket, or a file opened `O_APPEND`.
 pub fn stdout_shared() -> bool {

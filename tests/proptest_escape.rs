@@ -53,6 +53,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
             base64_first: false,
             lines_8_32: false,
             sha2_switch: false,
+            family_tags: true,
         };
     }
     let b2 = a.kind == AlgoKind::Blake2b;
@@ -70,6 +71,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
         base64_first: false,
         lines_8_32: false,
         sha2_switch: false,
+        family_tags: false,
     }
 }
 

@@ -117,6 +117,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             base64_first: false,
             lines_8_32: job.lines_8_32,
             sha2_switch: false,
+            family_tags: false,
         };
     }
     let native = job.dialect == Dialect::Native;
@@ -145,6 +146,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         base64_first: job.base64 && job.dialect == Dialect::Cksum,
         lines_8_32: job.lines_8_32,
         sha2_switch: job.dialect == Dialect::Cksum && job.family_name == Some("SHA2"),
+        family_tags: !(job.dialect == Dialect::Cksum && job.algo.is_some() && job.family_name.is_none()),
     }
 }
 

@@ -313,14 +313,33 @@ fn run_lanes(
                     f.pos += used[lane];
                 }
             }
+            let finished_some = !done.is_empty();
             for (lane, digest) in done.drain(..) {
                 let f = feeds[lane].take().expect("a finished lane had an input");
                 starved = false;
                 batches.finish(f.at, digest, f.total, f.file, kernel_name, out);
             }
+            // A lane still has a large file ahead of it: what is done is
+            // written now, as GNU writes each line when its file is done
+            // (a reader such as `head -1` sees it, and exits, at once).
+            if finished_some
+                && feeds
+                    .iter()
+                    .flatten()
+                    .any(|f| f.size.unwrap_or(0).saturating_sub(f.total) >= FLUSH_BEHIND)
+            {
+                batches.flush_closes(kernel_name, out);
+                out.flush();
+            }
         }
     })
 }
+
+/// Bytes still to read in some lane above which the results of the lanes
+/// that finished are written at once (1 MiB, a millisecond or more of
+/// hashing); below it they wait for the batch, one write for many small
+/// files.
+const FLUSH_BEHIND: u64 = 1 << 20;
 
 /// The fewest files in a lane group for which opening and closing them
 /// in batches (io_uring) is tried.

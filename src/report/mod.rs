@@ -217,14 +217,15 @@ impl Console {
             return !self.err_failed;
         };
         // GNU 9.1 lost errno unless the final fclose itself failed with it
-        // (a closed stdout: EBADF); 9.11 too where it did not flush each
-        // line itself.
+        // (a closed stdout: EBADF; not a descriptor open read-only, whose
+        // writes fail with EBADF but whose close succeeds); 9.11 too where
+        // it did not flush each line itself.
         if self.dies_on_write_error {
             let first = format!("-: write error: {}", crate::os::strerror(&e));
             self.error_msg(first.as_bytes());
         }
         let lost = self.compat <= GnuCompat::V9_1 || !self.flushes_per_line;
-        let msg = if lost && e.raw_os_error() != Some(libc::EBADF) {
+        let msg = if lost && !crate::os::stdout_closed() {
             "write error".to_string()
         } else {
             format!("write error: {}", crate::os::strerror(&e))
