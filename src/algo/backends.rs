@@ -135,6 +135,13 @@ impl CrcState {
             CrcState::Own(c) => CrcState::Own(c.segment()),
         }
     }
+    /// A fresh CRC of the same kind, at the start of a message.
+    fn restart(&self) -> CrcState {
+        match self {
+            CrcState::Fast(d) => CrcState::Fast(Box::new((**d).tap_reset())),
+            CrcState::Own(c) => CrcState::Own(c.restart()),
+        }
+    }
     /// Appends `other`, a segment of the same kind; false for another.
     fn absorb(&mut self, other: &CrcState) -> bool {
         match (self, other) {
@@ -155,16 +162,6 @@ impl TapReset for crc_fast::Digest {
     fn tap_reset(mut self) -> Self {
         self.reset();
         self
-    }
-}
-
-/// The folding engine of an mhash CRC backend, by the backend's name.
-fn engine_named(name: &str) -> Engine {
-    match name {
-        "avx512-vpclmulqdq" => Engine::Avx512,
-        "avx2-vpclmulqdq" => Engine::Avx2,
-        "pclmul" => Engine::Pclmul,
-        _ => Engine::Table,
     }
 }
 
@@ -295,7 +292,7 @@ impl Crc32cChunks {
                 crc_fast::CrcAlgorithm::Crc32Iscsi,
             )))
         } else {
-            CrcState::Own(Crc::new(&crc::CRC32C, engine_named(b.name())))
+            CrcState::Own(Crc::new(&crc::CRC32C, Engine::named(b.name())))
         })
     }
 
@@ -307,12 +304,7 @@ impl Crc32cChunks {
     /// The current chunk's CRC-32C; the next bytes start a new chunk.
     pub fn finish_reset(&mut self) -> u32 {
         let v = self.0.value() as u32;
-        self.0 = match &self.0 {
-            CrcState::Fast(_) => CrcState::Fast(Box::new(crc_fast::Digest::new(
-                crc_fast::CrcAlgorithm::Crc32Iscsi,
-            ))),
-            CrcState::Own(c) => CrcState::Own(c.restart()),
-        };
+        self.0 = self.0.restart();
         v
     }
 }
@@ -771,11 +763,11 @@ fn avx2_fold() -> bool {
 macro_rules! own_crc_backends {
     ($make:expr) => {
         [
-            backend!("avx512-vpclmulqdq", "mhash", avx512_fold, |_| $make(
+            backend!(Engine::Avx512.name(), "mhash", avx512_fold, |_| $make(
                 Engine::Avx512
             )),
-            backend!("avx2-vpclmulqdq", "mhash", avx2_fold, |_| $make(Engine::Avx2)),
-            backend!("pclmul", "mhash", || on(Feature::Pclmul), |_| $make(
+            backend!(Engine::Avx2.name(), "mhash", avx2_fold, |_| $make(Engine::Avx2)),
+            backend!(Engine::Pclmul.name(), "mhash", || on(Feature::Pclmul), |_| $make(
                 Engine::Pclmul
             )),
         ]

@@ -316,6 +316,43 @@ pub enum Engine {
     Avx512,
 }
 
+impl Engine {
+    /// The folding engines, fastest first.
+    pub const FOLDING: [Engine; 3] = [Engine::Avx512, Engine::Avx2, Engine::Pclmul];
+
+    /// The engine's backend name (`mhash --backends`, `MHASH_BACKEND`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Engine::Table => "portable",
+            Engine::Pclmul => "pclmul",
+            Engine::Avx2 => "avx2-vpclmulqdq",
+            Engine::Avx512 => "avx512-vpclmulqdq",
+        }
+    }
+
+    /// The engine whose backend name is `name` ([`Engine::Table`] for
+    /// any other).
+    pub fn named(name: &str) -> Engine {
+        Engine::FOLDING
+            .into_iter()
+            .find(|e| e.name() == name)
+            .unwrap_or(Engine::Table)
+    }
+
+    /// True when this CPU has the instructions the engine runs (whatever
+    /// `GLIBC_TUNABLES` turned off: the backend table applies that).
+    fn supported(self) -> bool {
+        use crate::algo::cpu::Feature;
+        let pclmul = cfg!(target_arch = "x86_64") && Feature::Pclmul.detected();
+        match self {
+            Engine::Table => true,
+            Engine::Pclmul => pclmul,
+            Engine::Avx2 => pclmul && Feature::Avx2Vpclmul.detected(),
+            Engine::Avx512 => pclmul && Feature::Avx512Vpclmul.detected(),
+        }
+    }
+}
+
 /// Shortest input (bytes) the folding engines take; shorter ones go
 /// through the tables (the fold's set-up and the table's finish of 16
 /// bytes would cost more).
@@ -331,13 +368,13 @@ pub struct Crc {
 }
 
 impl Crc {
-    /// A CRC at the start of a message, register = the spec's init.
-    /// `engine` must be one the CPU runs: the backend table offers each
-    /// only where its features are present.
+    /// A CRC at the start of a message, register = the spec's init, on
+    /// `engine`, or on the tables where this CPU lacks that engine's
+    /// instructions.
     pub fn new(spec: &'static Spec, engine: Engine) -> Crc {
         Crc {
             spec,
-            engine,
+            engine: if engine.supported() { engine } else { Engine::Table },
             reg: spec.init,
             len: 0,
         }
@@ -355,7 +392,11 @@ impl Crc {
 
     /// A fresh CRC of the same kind and engine (register = init).
     pub fn restart(&self) -> Crc {
-        Crc::new(self.spec, self.engine)
+        Crc {
+            reg: self.spec.init,
+            len: 0,
+            ..self.clone()
+        }
     }
 
     /// Feeds `data`.
@@ -366,8 +407,8 @@ impl Crc {
             _ if data.len() < FOLD_MIN => self.spec.table_update(self.reg, data),
             #[cfg(target_arch = "x86_64")]
             engine => {
-                // SAFETY: the engine is one the CPU runs (`Crc::new`'s
-                // contract), and data has at least FOLD_MIN bytes.
+                // SAFETY: the engine is one the CPU runs (`Crc::new`
+                // checked), and data has at least FOLD_MIN bytes.
                 let (block, used) = unsafe { fold::fold(self.spec, engine, self.reg, data) };
                 let r = self.spec.table_update(0, &block);
                 self.spec.table_update(r, &data[used..])
