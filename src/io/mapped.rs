@@ -195,16 +195,28 @@ pub fn feed_mapped(
         }
         !faulted
     };
-    let mut off = 0u64;
-    while off < size {
-        let map = map_at(off)?;
-        let len = map.len() as u64;
-        if !hash(map) {
-            return Ok(Outcome::Shrank);
+    let mut windows = || -> io::Result<Outcome> {
+        let mut off = 0u64;
+        while off < size {
+            let map = map_at(off)?;
+            let len = map.len() as u64;
+            if !hash(map) {
+                return Ok(Outcome::Shrank);
+            }
+            off += len;
         }
-        off += len;
+        Ok(Outcome::Whole)
+    };
+    if how == Mapping::Tree {
+        // The whole loop on one of the pool's threads: called from outside
+        // the pool, each window's `join` was handed to the pool and the
+        // caller slept until it was done, two wake-ups per window (1 GiB:
+        // 152 voluntary context switches a run against 46 this way, b3sum 4;
+        // 31 interleaved runs, wall time within 1%).
+        rayon::join(windows, || ()).0
+    } else {
+        windows()
     }
-    Ok(Outcome::Whole)
 }
 
 /// How [`feed_mapped`] maps and hashes its windows.

@@ -141,9 +141,16 @@ pub fn feed(f: &File, size: u64, hasher: &mut dyn Hasher, total: &mut u64) -> io
     std::thread::scope(|scope| {
         // Without a second thread, this one reads every chunk itself.
         if crate::sched::headroom() {
-            let _ = std::thread::Builder::new()
+            let here = crate::os::current_cpu();
+            let started = std::thread::Builder::new()
                 .stack_size(STACK)
-                .spawn_scoped(scope, reader);
+                .spawn_scoped(scope, move || {
+                    crate::os::leave_cpu(here);
+                    reader();
+                });
+            if started.is_ok() {
+                crate::os::let_run();
+            }
         }
         'chunks: for k in 0..chunks {
             let s = (k % SLOTS as u64) as usize;

@@ -48,6 +48,7 @@ pub fn feed_segments(
         }
     }
     let (first, rest): (io::Result<bool>, Vec<SegResult>) = std::thread::scope(|s| {
+        let here = crate::os::current_cpu();
         let mut pending = Vec::new();
         for (&(start, end), seg) in bounds[1..].iter().zip(segs) {
             // No memory or no thread to be had: the segment is hashed
@@ -57,6 +58,7 @@ pub fn feed_segments(
                 Some(buf) => std::thread::Builder::new()
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
+                        crate::os::leave_cpu(here);
                         let mut buf = buf;
                         run_segment(start, end, seg, &mut buf)
                     })
@@ -65,6 +67,7 @@ pub fn feed_segments(
             };
             pending.push(spawned);
         }
+        crate::os::let_run();
         let mut buf = ReadBuf::default();
         let first = hash_range(f, bounds[0].0, bounds[0].1, &mut |d| hasher.update(d), &mut buf);
         let rest = pending
