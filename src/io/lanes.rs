@@ -170,7 +170,7 @@ fn run_lanes(
         let mut spare = spare.borrow_mut();
         while spare.len() < l - 1 {
             // Where memory is short, the inputs are hashed one at a time.
-            match crate::sched::budgeted(super::read_size() + 4096, ReadBuf::try_new) {
+            match ReadBuf::budgeted() {
                 Some(b) => spare.push(b),
                 None => return false,
             }

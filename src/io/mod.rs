@@ -64,9 +64,6 @@ impl Default for ReadBuf {
 impl Drop for ReadBuf {
     fn drop(&mut self) {
         let storage = std::mem::take(&mut self.storage);
-        if storage.capacity() == 0 {
-            return;
-        }
         let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
         if pool.len() < POOL_MAX {
             pool.push(storage);
@@ -79,8 +76,7 @@ impl crate::sched::WorkerState for ReadBuf {
         ReadBuf::default()
     }
     fn another() -> Option<Self> {
-        // Under `ulimit -v`, only while the run's reserve stays free.
-        ReadBuf::pooled(read_size()).or_else(|| crate::sched::budgeted(read_size() + 4096, ReadBuf::try_new))
+        ReadBuf::budgeted()
     }
 }
 
@@ -91,12 +87,23 @@ impl ReadBuf {
         ReadBuf::try_with_len(read_size())
     }
 
+    /// A buffer of [`read_size`] bytes from the pool, or else allocated
+    /// only while the run's memory reserve stays free under `ulimit -v`
+    /// ([`crate::sched::budgeted`]); `None` where it does not.
+    pub(crate) fn budgeted() -> Option<ReadBuf> {
+        let len = read_size();
+        ReadBuf::pooled(len).or_else(|| crate::sched::budgeted(len + 4096, || ReadBuf::fresh(len)))
+    }
+
     /// A buffer of `len` bytes on a page boundary, or `None` where memory
     /// is short.
     pub(crate) fn try_with_len(len: usize) -> Option<ReadBuf> {
-        if let Some(b) = ReadBuf::pooled(len) {
-            return Some(b);
-        }
+        ReadBuf::pooled(len).or_else(|| ReadBuf::fresh(len))
+    }
+
+    /// A newly allocated (zeroed) buffer of `len` bytes, or `None` where
+    /// memory is short.
+    fn fresh(len: usize) -> Option<ReadBuf> {
         let total = len + 4096;
         let layout = std::alloc::Layout::array::<u8>(total).ok()?;
         // SAFETY: `layout` has a non-zero size; a null result is handled.

@@ -53,7 +53,7 @@ pub fn feed_segments(
         for (&(start, end), seg) in bounds[1..].iter().zip(segs) {
             // No memory or no thread to be had: the segment is hashed
             // here, afterwards.
-            let buf = crate::sched::budgeted(super::read_size() + 4096, ReadBuf::try_new);
+            let buf = ReadBuf::budgeted();
             let spawned = match buf.filter(|_| crate::sched::headroom()) {
                 Some(buf) => std::thread::Builder::new()
                     .stack_size(STACK)
@@ -67,7 +67,9 @@ pub fn feed_segments(
             };
             pending.push(spawned);
         }
-        crate::os::let_run();
+        if pending.iter().any(Result::is_ok) {
+            crate::os::let_run();
+        }
         let mut buf = ReadBuf::default();
         let first = hash_range(f, bounds[0].0, bounds[0].1, &mut |d| hasher.update(d), &mut buf);
         let rest = pending
