@@ -73,7 +73,10 @@ if [ "$install" = 1 ]; then
   fi
 fi
 have_tools || skip "qemu-aarch64, aarch64-linux-gnu-gcc or $SYSROOT missing (run without --no-install)"
-rustup target list --installed 2>/dev/null | grep -qx "$TARGET" || skip "Rust target $TARGET not installed"
+# Captured first: under pipefail, `grep -q` leaving a pipe early can fail
+# the writer with SIGPIPE (exit 141) and so the whole pipeline.
+installed=$(rustup target list --installed 2>/dev/null || true)
+grep -qx "$TARGET" <<<"$installed" || skip "Rust target $TARGET not installed"
 
 echo "== aarch64: binfmt_misc (the kernel hands aarch64 ELF files to qemu-aarch64)"
 [ "$root" = 1 ] || [ -e "$BINFMT/$ENTRY" ] || skip "not root: cannot register qemu-aarch64 with binfmt_misc"

@@ -56,7 +56,10 @@ if [ "$install" = 1 ]; then
       skip "apt-get install musl-tools failed"
   fi
 fi
-rustup target list --installed 2>/dev/null | grep -qx "$TARGET" || skip "Rust target $TARGET not installed"
+# Captured first: under pipefail, `grep -q` leaving a pipe early can fail
+# the writer with SIGPIPE (exit 141) and so the whole pipeline.
+installed=$(rustup target list --installed 2>/dev/null || true)
+grep -qx "$TARGET" <<<"$installed" || skip "Rust target $TARGET not installed"
 
 echo "== musl: release build"
 export CC_x86_64_unknown_linux_musl=${CC_x86_64_unknown_linux_musl:-musl-gcc}
@@ -65,18 +68,21 @@ bin=${CARGO_TARGET_DIR:-target}/$TARGET/release/mhash
 bin=$(cd "$(dirname "$bin")" && pwd)/mhash
 
 echo "== musl: static check"
-if readelf -l "$bin" | grep -q 'Requesting program interpreter'; then
+# Each listing is captured before it is searched: a reader that stops early
+# (grep -q, head) makes the writer die of SIGPIPE, which pipefail reports.
+if grep -q 'Requesting program interpreter' <<<"$(readelf -l "$bin")"; then
   echo "musl: $bin has a program interpreter: not static" >&2
   exit 1
 fi
-if readelf -d "$bin" | grep -q '(NEEDED)'; then
+if grep -q '(NEEDED)' <<<"$(readelf -d "$bin")"; then
   echo "musl: $bin needs shared libraries: not static" >&2
   exit 1
 fi
 file "$bin" 2>/dev/null || true
 echo "size: $(stat -c %s "$bin") bytes"
 test "$(printf abc | "$bin" -a sha256)" = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -" # FIPS 180-2 B.1
-"$bin" --backends | head -1
+backends=$("$bin" --backends)
+echo "${backends%%$'\n'*}"
 
 echo "== musl: GNU conformance cases (../shared/conformance)"
 if [ ! -f ../shared/conformance/run.sh ]; then
