@@ -692,6 +692,7 @@ mod fold {
 mod tests {
     use super::*;
 
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     fn engines() -> Vec<Engine> {
         let mut e = vec![Engine::Table];
         #[cfg(target_arch = "x86_64")]
