@@ -199,6 +199,39 @@ fn mapped_and_read_digests_agree() {
     }
 }
 
+/// One large BLAKE3 file is mapped a window at a time and each window hashed
+/// over rayon's threads; the window grows with the threads (2 MiB each, 4
+/// MiB at least: 4, 6 and 10 MiB for 2, 3 and 5). A file of several
+/// windows plus a tail that is not a whole chunk gives the digest one
+/// thread reading it gives, and the portable code's.
+#[test]
+fn blake3_mapped_in_windows_over_threads_equals_one_thread_reading() {
+    let d = TempDir::new().unwrap();
+    let len = (30 << 20) + 12_345;
+    fs::write(d.path().join("big"), noise(len, 3)).unwrap();
+    let (read_out, _) = hash_with(d.path(), "read", "blake3", "big");
+    let portable = util::command(util::MHASH)
+        .current_dir(d.path())
+        .env("MHASH_BACKEND", "portable")
+        .args(["-j1", "--io", "read", "-a", "blake3", "big"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&portable.stdout), read_out);
+    for j in ["-j2", "-j3", "-j5"] {
+        let o = util::command(util::MHASH)
+            .current_dir(d.path())
+            .args(["--debug", j, "-a", "blake3", "big"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{j}: {err}");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), read_out, "{j}");
+        if cfg!(target_os = "linux") {
+            assert!(err.ends_with(", mmap\n"), "{j}: not mapped: {err}");
+        }
+    }
+}
+
 /// Starts `mhash --debug ARGS shrinks` on a sparse file of `len` bytes,
 /// cuts the file to 1 MiB after 300 ms (far earlier than hashing it could
 /// end), and returns the run's output and the file's digest as it is now

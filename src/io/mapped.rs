@@ -7,7 +7,7 @@
 //! (XXH3, as fast but one stream, is read by two threads at once instead:
 //! `io::readers`).
 //! Peak memory stays bounded: each window ([`WINDOW`] bytes, pre-faulted
-//! with `MAP_POPULATE`, or [`TREE_WINDOW`] bytes faulted in by the threads
+//! with `MAP_POPULATE`, or [`tree_window`] bytes faulted in by the threads
 //! that hash it) is mapped, hashed and unmapped before the next.
 //!
 //! A file truncated while it is mapped makes the lost pages raise SIGBUS on
@@ -40,19 +40,29 @@ pub enum Outcome {
     Shrank,
 }
 
-/// Bytes mapped at a time for a tree hash on several threads: 16 MiB,
-/// not pre-faulted (the hashing threads fault their parts in at once,
-/// where `MAP_POPULATE` would fault them in one by one on the mapping
-/// thread). Measured (1 GiB cached file, BLAKE3 on 2 threads, Xeon, 7
-/// interleaved rounds, `b3sum` mapping the whole file as the yardstick at
-/// 172 ms): 8 / 16 / 32 / 128 MiB windows 181 / 174 / 178 / 182 ms; with
-/// `MAP_POPULATE` 16 MiB took 203 ms, 4 MiB 229 ms; read(2) 294 ms.
-pub const TREE_WINDOW: u64 = 16 << 20;
+/// Bytes mapped at a time for a tree hash on `threads` threads: 2 MiB per
+/// thread, at least 4 MiB and at most 64 MiB (2 threads: 4 MiB). Not
+/// pre-faulted: the hashing threads fault their parts in at once, where
+/// `MAP_POPULATE` would fault them in one by one on the mapping thread.
+///
+/// Each window ends with the threads meeting (one `update_rayon` per
+/// window), and two windows are mapped while the previous one is unmapped,
+/// so the window trades speed against peak RSS. Measured 2026-12-04 (1 GiB
+/// cached file, BLAKE3 on 2 threads, Intel Xeon with AVX-512, 31
+/// interleaved rounds, b3sum 1.8.7 mapping the whole file as the
+/// yardstick; peak RSS by `/usr/bin/time -f %M`): 16 / 8 / 6 / 4 MiB
+/// windows 1.050 / 1.023 / 1.017 / 1.025x b3sum's speed, peak RSS 19.9 MiB
+/// at 16 MiB and 7.7 MiB at 4 MiB (issue 3's bound is 8 MiB; b3sum's is
+/// the file, 1,027 MiB); 2 MiB windows 0.98x (5.4 MiB), 1 MiB 0.85x.
+/// Scaled with the threads so each still gets 2 MiB (about 0.5 ms of
+/// hashing) between two meetings on a larger machine.
+pub fn tree_window(threads: usize) -> u64 {
+    (threads as u64).saturating_mul(2 << 20).clamp(4 << 20, 64 << 20)
+}
 
 /// Smallest file (bytes) that `auto` maps for a hash on several threads
-/// (a tree hash): 16 MiB (one tree window; below it the other threads are
-/// not worth a map).
-const PARALLEL_MAP_MIN: u64 = TREE_WINDOW;
+/// (a tree hash): 16 MiB (below it the other threads are not worth a map).
+const PARALLEL_MAP_MIN: u64 = 16 << 20;
 
 /// Whether `auto` maps a regular file of `size` bytes hashed with `algo`
 /// as one tree hash on several threads (the caller knows the threads are
@@ -121,7 +131,7 @@ const AUTO_MAP_KINDS: [AlgoKind; 0] = [];
 /// Hashes the first `size` bytes of `file` from the map, a [`WINDOW`] at a
 /// time, adding each window's length to `total`. With `tree` (the caller
 /// has rayon's pool running and `hasher` is a tree hash), each
-/// [`TREE_WINDOW`] is hashed on every thread of the pool.
+/// [`tree_window`] is hashed on every thread of the pool.
 ///
 /// # Errors
 /// `mmap(2)` failed (e.g. a file system that cannot map), or the guard's
@@ -144,7 +154,7 @@ pub fn feed_mapped(
     let Some(slot) = guard::Slot::claim() else {
         return Err(io::Error::from(io::ErrorKind::Unsupported));
     };
-    let window = if how == Mapping::Tree { TREE_WINDOW } else { WINDOW };
+    let window = if how == Mapping::Tree { tree_window(rayon::current_num_threads()) } else { WINDOW };
     let map_at = |off: u64| -> io::Result<memmap2::Mmap> {
         let len = (size - off).min(window) as usize;
         let mut options = memmap2::MmapOptions::new();
@@ -169,9 +179,8 @@ pub fn feed_mapped(
     // while the pool hashes the next: unmapped between windows, its
     // thousands of page-table entries left the pool idle each time (1 GiB
     // in 16 MiB windows: 955 context switches against b3sum's 25, 1.55
-    // CPUs busy against 2.1). Two windows are mapped for that moment:
-    // peak RSS 21-31 MiB. 8 MiB windows halve that but measured 163 ms
-    // against 155 for 16 MiB and b3sum's 159 (1 GiB cached, 25 rounds).
+    // CPUs busy against 2.1). Two windows are mapped for that moment
+    // (peak RSS: see `tree_window`).
     let mut previous: Option<memmap2::Mmap> = None;
     let mut hash = |map: memmap2::Mmap| -> bool {
         let len = map.len();
@@ -224,7 +233,7 @@ pub fn feed_mapped(
 pub enum Mapping {
     /// One [`WINDOW`] after another on the calling thread, pre-faulted.
     Serial,
-    /// [`TREE_WINDOW`]s hashed on every thread of rayon's pool (BLAKE3).
+    /// [`tree_window`]s hashed on every thread of rayon's pool (BLAKE3).
     Tree,
 }
 
@@ -376,5 +385,21 @@ mod guard {
         pub(super) fn disarm(&self) -> bool {
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tree_window;
+
+    #[test]
+    fn tree_window_gives_each_thread_2_mib_within_4_and_64_mib() {
+        const MIB: u64 = 1 << 20;
+        assert_eq!(tree_window(0), 4 * MIB);
+        assert_eq!(tree_window(1), 4 * MIB);
+        assert_eq!(tree_window(2), 4 * MIB);
+        assert_eq!(tree_window(3), 6 * MIB);
+        assert_eq!(tree_window(32), 64 * MIB);
+        assert_eq!(tree_window(usize::MAX), 64 * MIB);
     }
 }
