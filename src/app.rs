@@ -14,6 +14,7 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
     let Config { common, job } = cfg;
     let common = &common;
     crate::io::set_read_size(common.read_size);
+    crate::io::set_tree_window(common.map_window);
     // Whether descriptors 0-2 are open is decided (and remembered) now,
     // before any input or checksum file is opened onto a free number.
     let _ = crate::os::standard_fds_open();

@@ -17,6 +17,9 @@ pub struct Env {
     pub io: Option<String>,
     /// `MHASH_READ_SIZE`: the read size in bytes, for benchmarking.
     pub read_size: Option<String>,
+    /// `MHASH_MAP_WINDOW`: bytes of a large BLAKE3 file mapped at a time
+    /// (peak RSS against speed).
+    pub map_window: Option<String>,
     /// `MHASH_BACKEND`: `portable` forces the portable backends; another
     /// backend name (`avx2`, `tuned-scalar`, ...) forces that backend
     /// wherever an algorithm has it.
@@ -44,6 +47,7 @@ impl Env {
             jobs: text("MHASH_JOBS"),
             io: text("MHASH_IO"),
             read_size: text("MHASH_READ_SIZE"),
+            map_window: text("MHASH_MAP_WINDOW"),
             backend: std::env::var_os("MHASH_BACKEND"),
             calibrate: text("MHASH_CALIBRATE"),
             glibc_tunables: text("GLIBC_TUNABLES"),

@@ -200,8 +200,8 @@ fn mapped_and_read_digests_agree() {
 }
 
 /// One large BLAKE3 file is mapped a window at a time and each window hashed
-/// over rayon's threads; the window grows with the threads (2 MiB each, 4
-/// MiB at least: 4, 6 and 10 MiB for 2, 3 and 5). A file of several
+/// over rayon's threads (`MHASH_MAP_WINDOW` bytes, rounded down to whole
+/// MiB; by default 16 MiB per thread, 32 MiB at least). A file of several
 /// windows plus a tail that is not a whole chunk gives the digest one
 /// thread reading it gives, and the portable code's.
 #[test]
@@ -217,17 +217,26 @@ fn blake3_mapped_in_windows_over_threads_equals_one_thread_reading() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&portable.stdout), read_out);
-    for j in ["-j2", "-j3", "-j5"] {
+    // 4 MiB, 1 MiB (1,500,000 rounded down), 5 MiB, the default (one
+    // window of 48 MiB), and a value that is not a number (the default).
+    for (j, window) in [
+        ("-j2", "4194304"),
+        ("-j3", "1500000"),
+        ("-j2", "6000000"),
+        ("-j3", ""),
+        ("-j5", "junk"),
+    ] {
         let o = util::command(util::MHASH)
             .current_dir(d.path())
+            .env("MHASH_MAP_WINDOW", window)
             .args(["--debug", j, "-a", "blake3", "big"])
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(o.status.success(), "{j}: {err}");
-        assert_eq!(String::from_utf8_lossy(&o.stdout), read_out, "{j}");
+        assert!(o.status.success(), "{j} {window}: {err}");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), read_out, "{j} {window}");
         if cfg!(target_os = "linux") {
-            assert!(err.ends_with(", mmap\n"), "{j}: not mapped: {err}");
+            assert!(err.ends_with(", mmap\n"), "{j} {window}: not mapped: {err}");
         }
     }
 }

@@ -59,6 +59,10 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
             .read_size
             .as_deref()
             .and_then(|v| v.trim().parse::<usize>().ok()),
+        map_window: env
+            .map_window
+            .as_deref()
+            .and_then(|v| v.trim().parse::<u64>().ok()),
         progress: if p.is_gnu() {
             ProgressMode::Never
         } else {

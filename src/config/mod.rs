@@ -42,6 +42,9 @@ pub struct Common {
     /// The read size in bytes (`MHASH_READ_SIZE`, for benchmarking), or
     /// `None` for the I/O layer's default.
     pub read_size: Option<usize>,
+    /// Bytes of a large BLAKE3 file mapped at a time (`MHASH_MAP_WINDOW`),
+    /// or `None` for the I/O layer's default (`io::mapped::tree_window`).
+    pub map_window: Option<u64>,
     /// When a progress bar may show; always `Never` under GNU names.
     pub progress: ProgressMode,
 }

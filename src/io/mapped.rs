@@ -40,24 +40,58 @@ pub enum Outcome {
     Shrank,
 }
 
-/// Bytes mapped at a time for a tree hash on `threads` threads: 2 MiB per
-/// thread, at least 4 MiB and at most 64 MiB (2 threads: 4 MiB). Not
-/// pre-faulted: the hashing threads fault their parts in at once, where
-/// `MAP_POPULATE` would fault them in one by one on the mapping thread.
+/// Bytes mapped at a time for a tree hash on `threads` threads: 16 MiB
+/// per thread, at least 32 MiB and at most 256 MiB (2 threads: 32 MiB).
+/// Not pre-faulted: the hashing threads fault their parts in at once,
+/// where `MAP_POPULATE` would fault them in one by one on the mapping
+/// thread.
 ///
-/// Each window ends with the threads meeting (one `update_rayon` per
-/// window), and two windows are mapped while the previous one is unmapped,
-/// so the window trades speed against peak RSS. Measured 2026-12-04 (1 GiB
-/// cached file, BLAKE3 on 2 threads, Intel Xeon with AVX-512, 31
-/// interleaved rounds, b3sum 1.8.7 mapping the whole file as the
-/// yardstick; peak RSS by `/usr/bin/time -f %M`): 16 / 8 / 6 / 4 MiB
-/// windows 1.050 / 1.023 / 1.017 / 1.025x b3sum's speed, peak RSS 19.9 MiB
-/// at 16 MiB and 7.7 MiB at 4 MiB (issue 3's bound is 8 MiB; b3sum's is
-/// the file, 1,027 MiB); 2 MiB windows 0.98x (5.4 MiB), 1 MiB 0.85x.
-/// Scaled with the threads so each still gets 2 MiB (about 0.5 ms of
-/// hashing) between two meetings on a larger machine.
+/// Each window costs a map, an unmap (whose TLB flush interrupts the other
+/// hashing threads) and a meeting of the threads (one `update_rayon` per
+/// window), so the window trades speed against peak RSS, which counts the
+/// mapped page-cache pages of up to two windows. Measured 2026-12-04 (1 GiB
+/// cached file, BLAKE3 on 2 threads, Intel Xeon VM with AVX-512, 11
+/// interleaved rounds; b3sum 1.8.7, which maps the whole file, is the
+/// yardstick; peak RSS by `/usr/bin/time -f %M`, five runs):
+///
+/// | window | b3sum's time / mhash's, file in large folios | small folios | peak RSS |
+/// | ---: | ---: | ---: | ---: |
+/// | 4 MiB | 0.938 | 1.009 | 7.5-8.4 MiB |
+/// | 8 MiB | 0.957 | - | 12.4-19.6 MiB |
+/// | 16 MiB | 0.981 | 1.031 | 20.2-34.3 MiB |
+/// | 32 MiB | 0.999 | 1.045 | 36.3-36.6 MiB |
+/// | 64 MiB | 1.005 | 1.050 | 68.2-68.3 MiB |
+///
+/// (A file written in large chunks sits in the page cache in large folios,
+/// faulted in about 1,200 faults per GiB; one written 4 KiB at a time takes
+/// about 16,400, which cost b3sum's single map as much as mhash's windows.)
+/// 32 MiB is the smallest window at b3sum's speed on both; issue 3's 8 MiB
+/// bound would cost 6%. Scaled with the threads so each keeps 16 MiB
+/// between two meetings on a larger machine.
 pub fn tree_window(threads: usize) -> u64 {
-    (threads as u64).saturating_mul(2 << 20).clamp(4 << 20, 64 << 20)
+    (threads as u64)
+        .saturating_mul(16 << 20)
+        .clamp(32 << 20, 256 << 20)
+}
+
+static TREE_WINDOW_SET: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+
+/// Sets the tree hash's window once per process (`MHASH_MAP_WINDOW`):
+/// `bytes` rounded down to whole MiB (a multiple of every page size),
+/// 1 MiB..=1 GiB; `None` = [`tree_window`] of the pool's threads. Later
+/// calls change nothing.
+pub fn set_tree_window(bytes: Option<u64>) {
+    let _ = TREE_WINDOW_SET.set(bytes.map(|n| n.clamp(1 << 20, 1 << 30) >> 20 << 20));
+}
+
+/// The window for a tree hash on `threads` threads: what
+/// [`set_tree_window`] chose, else [`tree_window`].
+fn tree_window_for(threads: usize) -> u64 {
+    TREE_WINDOW_SET
+        .get()
+        .copied()
+        .flatten()
+        .unwrap_or_else(|| tree_window(threads))
 }
 
 /// Smallest file (bytes) that `auto` maps for a hash on several threads
@@ -154,7 +188,11 @@ pub fn feed_mapped(
     let Some(slot) = guard::Slot::claim() else {
         return Err(io::Error::from(io::ErrorKind::Unsupported));
     };
-    let window = if how == Mapping::Tree { tree_window(rayon::current_num_threads()) } else { WINDOW };
+    let window = if how == Mapping::Tree {
+        tree_window_for(rayon::current_num_threads())
+    } else {
+        WINDOW
+    };
     let map_at = |off: u64| -> io::Result<memmap2::Mmap> {
         let len = (size - off).min(window) as usize;
         let mut options = memmap2::MmapOptions::new();
@@ -393,13 +431,13 @@ mod tests {
     use super::tree_window;
 
     #[test]
-    fn tree_window_gives_each_thread_2_mib_within_4_and_64_mib() {
+    fn tree_window_gives_each_thread_16_mib_within_32_and_256_mib() {
         const MIB: u64 = 1 << 20;
-        assert_eq!(tree_window(0), 4 * MIB);
-        assert_eq!(tree_window(1), 4 * MIB);
-        assert_eq!(tree_window(2), 4 * MIB);
-        assert_eq!(tree_window(3), 6 * MIB);
-        assert_eq!(tree_window(32), 64 * MIB);
-        assert_eq!(tree_window(usize::MAX), 64 * MIB);
+        assert_eq!(tree_window(0), 32 * MIB);
+        assert_eq!(tree_window(1), 32 * MIB);
+        assert_eq!(tree_window(2), 32 * MIB);
+        assert_eq!(tree_window(3), 48 * MIB);
+        assert_eq!(tree_window(16), 256 * MIB);
+        assert_eq!(tree_window(usize::MAX), 256 * MIB);
     }
 }

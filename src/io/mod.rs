@@ -16,6 +16,7 @@ mod ring;
 mod split;
 
 pub use fanout::Multi;
+pub use mapped::set_tree_window;
 
 use crate::algo::{Algorithm, Capability, Hasher};
 use crate::config::IoMode;
