@@ -16,7 +16,7 @@ mod ring;
 mod split;
 
 pub use fanout::Multi;
-pub use mapped::set_tree_window;
+pub use mapped::{set_tree_window, tree_window};
 
 use crate::algo::{Algorithm, Capability, Hasher};
 use crate::config::IoMode;
