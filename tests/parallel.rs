@@ -241,6 +241,54 @@ fn blake3_mapped_in_windows_over_threads_equals_one_thread_reading() {
     }
 }
 
+/// One digest of a large input is hashed on a second thread beside the
+/// reading, or on the reading thread, whichever its first 2 x 16 MiB
+/// measured faster (`MHASH_CALIBRATE=never`: always beside). Whichever
+/// way, and across the switch after the trial, the digest is GNU's and
+/// the plain loop's (`-j1`).
+#[test]
+fn one_large_digest_hashed_beside_the_reading_or_not_gives_the_same_digest() {
+    let d = TempDir::new().unwrap();
+    // 33 MiB + 4,097 bytes: the first read, both trials, and a rest that
+    // is not a whole number of reads.
+    fs::write(d.path().join("big"), noise((33 << 20) + 4097, 17)).unwrap();
+    for (algo, gnu) in [
+        ("sha1", "sha1sum"),
+        ("sha256", "sha256sum"),
+        ("md5", "md5sum"),
+        ("blake2b", "b2sum"),
+    ] {
+        let run = |args: &[&str], calibrate: Option<&str>| {
+            let mut c = util::command(util::MHASH);
+            if let Some(v) = calibrate {
+                c.env("MHASH_CALIBRATE", v);
+            }
+            let o = c
+                .current_dir(d.path())
+                .args(args)
+                .args(["-a", algo, "big"])
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "{algo} {args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            String::from_utf8(o.stdout).unwrap()
+        };
+        let one = run(&["-j1"], None);
+        assert_eq!(run(&["-j2"], None), one, "{algo}: measured");
+        assert_eq!(run(&["-j2"], Some("never")), one, "{algo}: beside the reading");
+        assert_eq!(run(&["-j2"], Some("always")), one, "{algo}: measured, always");
+        if util::gnu_available("one_large_digest_hashed_beside_the_reading_or_not") {
+            let g = util::gnu(gnu).current_dir(d.path()).arg("big").output().unwrap();
+            let g = String::from_utf8(g.stdout).unwrap();
+            let digest = |s: &str| s.split_whitespace().next().unwrap_or("").to_string();
+            assert_eq!(digest(&one), digest(&g), "{algo} against GNU {gnu}");
+        }
+    }
+}
+
 /// Starts `mhash --debug ARGS shrinks` on a sparse file of `len` bytes,
 /// cuts the file to 1 MiB after 300 ms (far earlier than hashing it could
 /// end), and returns the run's output and the file's digest as it is now

@@ -44,7 +44,10 @@ impl Hasher for Multi {
 /// into the ring. A hasher that can use several threads itself
 /// ([`Capability::Tree`], BLAKE3) gets each slot through
 /// [`crate::algo::Tree::update_parallel`]. `first` holds bytes already read (they are
-/// hashed first). Adds the bytes read to `total`.
+/// hashed first). Adds the bytes read to `total`. Stops reading once it
+/// has read `limit` bytes or more (besides `first`; `u64::MAX`: none);
+/// returns whether it met the end of the input, every byte read being
+/// hashed either way.
 ///
 /// # Errors
 /// The first read error other than `Interrupted`; the hashers then hold
@@ -56,8 +59,11 @@ pub fn feed(
     slot_len: usize,
     first: &[u8],
     total: &mut u64,
-) -> io::Result<()> {
+    limit: u64,
+) -> io::Result<bool> {
     let n = hashers.len();
+    let mut ended = false;
+    let mut read = 0u64;
     let mut slots: Vec<Arc<Vec<u8>>> = (0..SLOTS).map(|_| Arc::new(vec![0u8; slot_len])).collect();
     // How many hasher threads still hold each slot.
     let mut pending = [0usize; SLOTS];
@@ -106,6 +112,7 @@ pub fn feed(
             multi.update(first);
             let mut buf = vec![0u8; slot_len];
             result = super::feed_then(reader, &mut multi, &mut buf, total, &mut || {}).map(|_| ());
+            ended = true;
             return;
         }
         for (give, h) in givers.iter().zip(hashers) {
@@ -136,10 +143,16 @@ pub fn feed(
             let len = if let Some(p) = pieces.next() {
                 buf[..p.len()].copy_from_slice(p);
                 p.len()
+            } else if read >= limit {
+                break;
             } else {
                 match super::read_retrying(reader, buf) {
-                    Ok(0) => break,
+                    Ok(0) => {
+                        ended = true;
+                        break;
+                    }
                     Ok(len) => {
+                        read += len as u64;
                         *total += len as u64;
                         crate::progress::note_bytes(len as u64);
                         len
@@ -160,7 +173,7 @@ pub fn feed(
             }
         }
     });
-    result
+    result.map(|()| ended)
 }
 
 /// Borrowed hashers fed the same bytes (the fallback when no thread starts).
