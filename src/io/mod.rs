@@ -266,9 +266,10 @@ const OVERLAP_CHUNK: usize = 512 << 10;
 /// digests (`-a md5,sha256`) each on a thread of its own over a shared
 /// ring of buffers ([`fanout::feed`]), one tree hash (BLAKE3) over all of
 /// rayon's threads, `PARALLEL_CHUNK` bytes at a time, or any other digest
-/// on one thread over the same ring, `OVERLAP_CHUNK` bytes at a time.
-/// `threads()` > 1 allows each; for the last it is asked only once the
-/// first read has filled the buffer.
+/// on one thread over the same ring, `OVERLAP_CHUNK` bytes at a time, where
+/// that measures faster than hashing on the reading thread
+/// ([`feed_beside_if_faster`]). `threads()` > 1 allows each; for the last
+/// it is asked only once the first read has filled the buffer.
 fn stream(
     reader: &mut dyn Read,
     hasher: &mut dyn Hasher,
