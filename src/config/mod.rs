@@ -43,7 +43,7 @@ pub struct Common {
     /// `None` for the I/O layer's default.
     pub read_size: Option<usize>,
     /// Bytes of a large BLAKE3 file mapped at a time (`MHASH_MAP_WINDOW`),
-    /// or `None` for the I/O layer's default (`io::mapped::tree_window`).
+    /// or `None` for the I/O layer's default (`io::tree_window`).
     pub map_window: Option<u64>,
     /// When a progress bar may show; always `Never` under GNU names.
     pub progress: ProgressMode,

@@ -74,14 +74,16 @@ pub fn tree_window(threads: usize) -> u64 {
         .clamp(32 << 20, 256 << 20)
 }
 
-static TREE_WINDOW_SET: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+static TREE_WINDOW_SET: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
 
 /// Sets the tree hash's window once per process (`MHASH_MAP_WINDOW`):
 /// `bytes` rounded down to whole MiB (a multiple of every page size),
-/// 1 MiB..=1 GiB; `None` = [`tree_window`] of the pool's threads. Later
-/// calls change nothing.
+/// 1 MiB..=1 GiB; `None` leaves [`tree_window`] of the pool's threads.
+/// Calls after the first that set it change nothing.
 pub fn set_tree_window(bytes: Option<u64>) {
-    let _ = TREE_WINDOW_SET.set(bytes.map(|n| n.clamp(1 << 20, 1 << 30) >> 20 << 20));
+    if let Some(n) = bytes {
+        let _ = TREE_WINDOW_SET.set(n.clamp(1 << 20, 1 << 30) >> 20 << 20);
+    }
 }
 
 /// The window for a tree hash on `threads` threads: what
@@ -90,7 +92,6 @@ fn tree_window_for(threads: usize) -> u64 {
     TREE_WINDOW_SET
         .get()
         .copied()
-        .flatten()
         .unwrap_or_else(|| tree_window(threads))
 }
 

@@ -302,17 +302,13 @@ fn stream(
     on_big();
     if !parallel {
         // One digest of a large input: where a second thread is allowed,
-        // it hashes while this one reads the next slot (the copy out of
-        // the page cache leaves the hash's critical path).
+        // it may hash while this one reads the next slot (the copy out of
+        // the page cache leaves the hash's critical path), if measured
+        // faster.
+        hasher.update(&bytes[..n]);
         if threads() > 1 {
-            if crate::algo::calibrate::mode() == crate::algo::calibrate::Mode::Never {
-                fanout::feed(reader, vec![hasher], OVERLAP_CHUNK, &bytes[..n], total, u64::MAX)?;
-                return Ok(*total);
-            }
-            hasher.update(&bytes[..n]);
             return feed_beside_if_faster(reader, hasher, bytes, total);
         }
-        hasher.update(&bytes[..n]);
         return feed_then(reader, hasher, bytes, total, &mut || {});
     }
     if let Capability::Multi(hashers) = hasher.capability() {
@@ -371,6 +367,10 @@ fn feed_beside_if_faster(
     bytes: &mut [u8],
     total: &mut u64,
 ) -> io::Result<u64> {
+    if crate::algo::calibrate::mode() == crate::algo::calibrate::Mode::Never {
+        fanout::feed(reader, vec![hasher], OVERLAP_CHUNK, &[], total, u64::MAX)?;
+        return Ok(*total);
+    }
     // This thread alone.
     let start = std::time::Instant::now();
     let before = *total;
@@ -401,7 +401,8 @@ fn feed_beside_if_faster(
     )? {
         return Ok(*total);
     }
-    let beside = start.elapsed().as_secs_f64() / (*total - before).max(1) as f64;
+    // Not at the end: at least `OVERLAP_TRIAL` bytes were read.
+    let beside = start.elapsed().as_secs_f64() / (*total - before) as f64;
     if alone * OVERLAP_MARGIN < beside {
         feed_then(reader, hasher, bytes, total, &mut || {})
     } else {
