@@ -258,34 +258,85 @@ fn one_large_digest_hashed_beside_the_reading_or_not_gives_the_same_digest() {
         ("md5", "md5sum"),
         ("blake2b", "b2sum"),
     ] {
-        let run = |args: &[&str], calibrate: Option<&str>| {
-            let mut c = util::command(util::MHASH);
-            if let Some(v) = calibrate {
-                c.env("MHASH_CALIBRATE", v);
-            }
-            let o = c
-                .current_dir(d.path())
-                .args(args)
-                .args(["-a", algo, "big"])
-                .output()
-                .unwrap();
-            assert!(
-                o.status.success(),
-                "{algo} {args:?}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            String::from_utf8(o.stdout).unwrap()
-        };
+        let run = |args: &[&str], calibrate| hash_big(d.path(), algo, args, calibrate).0;
         let one = run(&["-j1"], None);
         assert_eq!(run(&["-j2"], None), one, "{algo}: measured");
         assert_eq!(run(&["-j2"], Some("never")), one, "{algo}: beside the reading");
         assert_eq!(run(&["-j2"], Some("always")), one, "{algo}: measured, always");
-        if util::gnu_available("one_large_digest_hashed_beside_the_reading_or_not") {
-            let g = util::gnu(gnu).current_dir(d.path()).arg("big").output().unwrap();
-            let g = String::from_utf8(g.stdout).unwrap();
-            let digest = |s: &str| s.split_whitespace().next().unwrap_or("").to_string();
-            assert_eq!(digest(&one), digest(&g), "{algo} against GNU {gnu}");
+        assert_gnu_digest(
+            d.path(),
+            gnu,
+            &one,
+            "one_large_digest_hashed_beside_the_reading_or_not",
+        );
+    }
+}
+
+/// `mhash --debug ARGS -a ALGO big` in `dir`, with `MHASH_CALIBRATE` set
+/// to `calibrate` if given: its stdout and stderr (the run must succeed).
+fn hash_big(dir: &Path, algo: &str, args: &[&str], calibrate: Option<&str>) -> (String, String) {
+    let mut c = util::command(util::MHASH);
+    if let Some(v) = calibrate {
+        c.env("MHASH_CALIBRATE", v);
+    }
+    let o = c
+        .current_dir(dir)
+        .arg("--debug")
+        .args(args)
+        .args(["-a", algo, "big"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(o.status.success(), "{algo} {args:?}: {err}");
+    (String::from_utf8(o.stdout).unwrap(), err)
+}
+
+/// Asserts that GNU's `gnu` (e.g. `sha256sum`) gives the digest of the
+/// line `ours` for `dir/big`, where GNU is there (else says SKIP `what`).
+fn assert_gnu_digest(dir: &Path, gnu: &str, ours: &str, what: &str) {
+    if util::gnu_available(what) {
+        let g = util::gnu(gnu).current_dir(dir).arg("big").output().unwrap();
+        let g = String::from_utf8(g.stdout).unwrap();
+        let digest = |s: &str| s.split_whitespace().next().unwrap_or("").to_string();
+        assert_eq!(digest(ours), digest(&g), "{gnu} against GNU");
+    }
+}
+
+/// One digest of a file of 64 MiB or more is hashed three ways in turn,
+/// 16 MiB each (read on the reading thread, from a map, beside the
+/// reading), and the rest the way that measured fastest
+/// (`io::trial::feed_file`): whichever wins, the digest is the one plain
+/// reading gives, and GNU's.
+#[test]
+fn one_large_file_hashed_three_ways_by_measurement_gives_the_same_digest() {
+    let d = TempDir::new().unwrap();
+    // 70 MiB + 4,097 bytes: the three trials and a rest that is not a
+    // whole number of reads or pages.
+    fs::write(d.path().join("big"), noise((70 << 20) + 4097, 23)).unwrap();
+    for (algo, gnu) in [
+        ("sha256", "sha256sum"),
+        ("md5", "md5sum"),
+        ("sha512", "sha512sum"),
+    ] {
+        let run = |args: &[&str], calibrate| hash_big(d.path(), algo, args, calibrate);
+        let (read, read_err) = run(&["-j1", "--io", "read"], None);
+        assert!(read_err.ends_with(", read\n"), "{read_err}");
+        for j in ["-j1", "-j2"] {
+            let (out, err) = run(&[j], None);
+            assert_eq!(out, read, "{algo} {j}: measured");
+            assert!(
+                err.ends_with(", read\n") || err.ends_with(", mmap\n"),
+                "{algo} {j}: {err}"
+            );
         }
+        assert_eq!(run(&["-j2"], Some("never")).0, read, "{algo}: no trial");
+        assert_eq!(run(&["--io", "mmap"], None).0, read, "{algo}: mapped");
+        assert_gnu_digest(
+            d.path(),
+            gnu,
+            &read,
+            "one_large_file_hashed_three_ways_by_measurement",
+        );
     }
 }
 
@@ -326,6 +377,24 @@ fn file_truncated_under_the_map_is_read_again() {
     // The digest is that of the file as it is now: 1 MiB of zeros.
     assert_eq!(String::from_utf8_lossy(&o.stdout), now);
     assert!(err.contains(", mmap+read\n"), "the guard did not fire: {err}");
+}
+
+/// A large file cut short while its way is measured or after a map won
+/// (`io::trial::feed_file`): no crash; if a map saw the cut, the file is
+/// read again and the digest is of the file as it is now (read to the
+/// cut, the digest is of the bytes read before it, as GNU's).
+#[cfg(target_os = "linux")]
+#[test]
+fn file_truncated_while_its_way_is_measured_is_read_again_or_ends_at_the_cut() {
+    let (o, now) = truncated_mid_hash(2 << 30, &[], "md5");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "killed or failed: {:?} {err}", o.status);
+    assert!(String::from_utf8_lossy(&o.stdout).ends_with("  shrinks\n"));
+    if err.contains(", mmap+read\n") {
+        assert_eq!(String::from_utf8_lossy(&o.stdout), now);
+    } else {
+        assert!(err.contains(", read\n") || err.contains(", mmap\n"), "{err}");
+    }
 }
 
 /// BLAKE3 hashes a large file from a map on every thread of rayon's pool:

@@ -163,10 +163,11 @@ fn in_memory_fs(file: &File) -> bool {
 /// [`should_map`].
 const AUTO_MAP_KINDS: [AlgoKind; 0] = [];
 
-/// Hashes the first `size` bytes of `file` from the map, a [`WINDOW`] at a
+/// Hashes bytes `start..size` of `file` from the map, a [`WINDOW`] at a
 /// time, adding each window's length to `total`. With `tree` (the caller
 /// has rayon's pool running and `hasher` is a tree hash), each
-/// [`tree_window`] is hashed on every thread of the pool.
+/// [`tree_window`] is hashed on every thread of the pool. `start` need not
+/// be a multiple of the page size (memmap2 maps from the page below it).
 ///
 /// # Errors
 /// `mmap(2)` failed (e.g. a file system that cannot map), or the guard's
@@ -174,6 +175,7 @@ const AUTO_MAP_KINDS: [AlgoKind; 0] = [];
 /// state then, and the caller starts again.
 pub fn feed_mapped(
     file: &File,
+    start: u64,
     size: u64,
     hasher: &mut dyn Hasher,
     how: Mapping,
@@ -244,7 +246,7 @@ pub fn feed_mapped(
         !faulted
     };
     let mut windows = || -> io::Result<Outcome> {
-        let mut off = 0u64;
+        let mut off = start;
         while off < size {
             let map = map_at(off)?;
             let len = map.len() as u64;

@@ -14,6 +14,7 @@ mod readers;
 #[cfg(target_os = "linux")]
 mod ring;
 mod split;
+mod trial;
 
 pub use fanout::Multi;
 pub use mapped::{set_tree_window, tree_window};
@@ -250,16 +251,6 @@ pub(super) fn feed_then(
 /// grows with it (8 MiB at 1 MiB slots).
 const PARALLEL_CHUNK: usize = 1 << 20;
 
-/// Bytes per slot when one digest's hashing overlaps the reading of a
-/// large input (a thread each): 512 KiB, so the ring (4 slots) and the
-/// read buffer stay under 3 MiB. Measured on a 1 GiB cached file (Xeon,
-/// 2 cores, 5 interleaved rounds), 1 MiB slots: sha256 908 -> 816 ms, md5
-/// 1,829 -> 1,753 ms against hashing on the reading thread; xxh3 (hashing
-/// at 4x the copy's speed) gained nothing at 128 KiB-1 MiB slots (201 vs
-/// 210-237 ms, 512 KiB: 219 ms) and lost at 64 KiB (351 ms: the
-/// hand-over per slot).
-const OVERLAP_CHUNK: usize = 512 << 10;
-
 /// Streams `reader` into `hasher` like [`feed_then`], but first looks at
 /// whether the input is large (its first read fills the buffer); a large
 /// input is then hashed on other threads than the reading one: several
@@ -307,7 +298,7 @@ fn stream(
         // faster.
         hasher.update(&bytes[..n]);
         if threads() > 1 {
-            return feed_beside_if_faster(reader, hasher, bytes, total);
+            return trial::feed_beside_if_faster(reader, hasher, bytes, total);
         }
         return feed_then(reader, hasher, bytes, total, &mut || {});
     }
@@ -326,89 +317,6 @@ fn stream(
     // from a map; here reading overlaps hashing, and memory stays bounded).
     fanout::feed(reader, vec![hasher], PARALLEL_CHUNK, &bytes[..n], total, u64::MAX)?;
     Ok(*total)
-}
-
-/// Bytes read each way by [`feed_beside_if_faster`]'s trial: 16 MiB (about
-/// 8-25 ms of hashing for the digests that take this path).
-const OVERLAP_TRIAL: u64 = 16 << 20;
-
-/// How much faster (time per byte) hashing on the reading thread must be
-/// in [`feed_beside_if_faster`]'s trial to be kept: 5%, as a backend
-/// challenger (`algo::calibrate`). The second thread's trial also pays its
-/// start and the ring's filling and draining (one slot each way, about 3%
-/// of 16 MiB): BLAKE2b, 6% faster beside the reading over 1 GiB, measured
-/// 1-4% slower in its trial.
-const OVERLAP_MARGIN: f64 = 1.05;
-
-/// Streams the rest of a large input into one digest, hashed on this
-/// thread between reads, or on a second thread while this one reads the
-/// next [`OVERLAP_CHUNK`] ([`fanout::feed`]), by measurement:
-/// [`OVERLAP_TRIAL`] bytes are read and hashed each way, timed, and the
-/// rest is hashed on the second thread unless this thread alone was
-/// faster by [`OVERLAP_MARGIN`] (the digest is the same either way: the
-/// bytes reach the hasher in order). `MHASH_CALIBRATE=never` skips the
-/// trial and hashes on the second thread, as before the trial existed.
-///
-/// Why measured: handing the bytes to a second thread takes the copy out
-/// of the page cache off the hash's path, but the hashing core then reads
-/// buffers another core has just written. On a 1 GiB cached file, 2-vCPU
-/// Intel Xeon VM, 2026-12-04 afternoon (3-5 interleaved rounds, hashing
-/// beside the reading against on the reading thread): SHA-1 934 against
-/// 635 ms, SHA-256 836 against 676 (SHA-NI), MD5 1,358 against 1,339,
-/// SHA-512 1,348 against 1,393, BLAKE2b 889 against 942, SHA3-256 1,473
-/// against 1,559; the same kind of VM the day before had SHA-256 816
-/// against 908.
-///
-/// # Errors
-/// The first read error other than `Interrupted`, as [`feed_then`].
-fn feed_beside_if_faster(
-    reader: &mut dyn Read,
-    hasher: &mut dyn Hasher,
-    bytes: &mut [u8],
-    total: &mut u64,
-) -> io::Result<u64> {
-    if crate::algo::calibrate::mode() == crate::algo::calibrate::Mode::Never {
-        fanout::feed(reader, vec![hasher], OVERLAP_CHUNK, &[], total, u64::MAX)?;
-        return Ok(*total);
-    }
-    // This thread alone.
-    let start = std::time::Instant::now();
-    let before = *total;
-    loop {
-        if *total - before >= OVERLAP_TRIAL {
-            break;
-        }
-        match read_retrying(reader, bytes)? {
-            0 => return Ok(*total),
-            n => {
-                hasher.update(&bytes[..n]);
-                *total += n as u64;
-                crate::progress::note_bytes(n as u64);
-            }
-        }
-    }
-    let alone = start.elapsed().as_secs_f64() / (*total - before) as f64;
-    // A second thread hashing.
-    let start = std::time::Instant::now();
-    let before = *total;
-    if fanout::feed(
-        reader,
-        vec![&mut *hasher],
-        OVERLAP_CHUNK,
-        &[],
-        total,
-        OVERLAP_TRIAL,
-    )? {
-        return Ok(*total);
-    }
-    // Not at the end: at least `OVERLAP_TRIAL` bytes were read.
-    let beside = start.elapsed().as_secs_f64() / (*total - before) as f64;
-    if alone * OVERLAP_MARGIN < beside {
-        feed_then(reader, hasher, bytes, total, &mut || {})
-    } else {
-        fanout::feed(reader, vec![hasher], OVERLAP_CHUNK, &[], total, u64::MAX)?;
-        Ok(*total)
-    }
 }
 
 /// Starts rayon's global pool for tree hashes (BLAKE3) once: `threads`
@@ -557,7 +465,14 @@ pub fn digest_inputs(
         let mut f = crate::os::open_input(Path::new(name), false, false)?;
         // The size decides mapping and splitting only; where neither can
         // happen, skip the fstat (one system call less per small file).
-        let needs_size = opts.threads.is_some() || mapped::may_map(mode, algo);
+        // One digest of a large file may be hashed from a map, if that
+        // measures faster (`trial::feed_file`).
+        let may_trial = mode == IoMode::Auto
+            && !read_errors_end_input
+            && matches!(hasher.capability(), Capability::None)
+            && crate::algo::calibrate::mode() != crate::algo::calibrate::Mode::Never
+            && mapped::may_map(IoMode::Mmap, algo);
+        let needs_size = opts.threads.is_some() || may_trial || mapped::may_map(mode, algo);
         let size = if needs_size { regular_size(&f) } else { None };
         // A large input first has its algorithm's backends timed, where
         // it has a choice of them (once per run; `prepare_for` returns at
@@ -606,9 +521,31 @@ pub fn digest_inputs(
                 f.seek(io::SeekFrom::Start(total))?;
             }
         } else if let Some(size) = size
+            && may_trial
+            && !tree
+            && size >= trial::FILE_TRIAL_MIN
+        {
+            advise_sequential(&f);
+            advised = true;
+            match trial::feed_file(
+                &f,
+                size,
+                hasher.as_mut(),
+                buf.bytes(),
+                &mut total,
+                stream_threads(),
+            )? {
+                trial::FileWay::Read => {}
+                trial::FileWay::Mapped => method = "mmap",
+                trial::FileWay::Restart => {
+                    method = "mmap+read";
+                    restart(&mut f, &mut hasher, &mut total)?;
+                }
+            }
+        } else if let Some(size) = size
             && (tree || mapped::should_map(mode, algo, size))
         {
-            match mapped::feed_mapped(&f, size, hasher.as_mut(), how, &mut total) {
+            match mapped::feed_mapped(&f, 0, size, hasher.as_mut(), how, &mut total) {
                 Ok(mapped::Outcome::Whole) => {
                     // A map leaves the file offset alone: read on from
                     // where the map ended.

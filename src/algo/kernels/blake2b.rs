@@ -162,6 +162,7 @@ impl Hasher for Blake2b {
             data = rest;
         }
         while data.len() > 128 {
+            super::prefetch_ahead(data.as_ptr(), 128);
             let (block, rest) = data.split_at(128);
             if let Ok(b) = <&[u8; 128]>::try_from(block) {
                 self.counter += 128;

@@ -58,6 +58,7 @@ pub(in crate::algo) unsafe fn compress(
     let iv_lo = load(&IV[..4]);
     let iv_hi = load(&IV[4..]);
     for block in blocks.chunks_exact(128) {
+        super::prefetch_ahead(block.as_ptr(), 128);
         if !last {
             counter = counter.wrapping_add(128);
         }

@@ -124,6 +124,7 @@ fn block<const T: bool>(s: &mut [u32; 4], blk: &[u8]) {
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(in crate::algo) fn compress_tuned(s: &mut [u32; 4], blocks: &[u8]) {
     for blk in blocks.chunks_exact(64) {
+        super::prefetch_ahead(blk.as_ptr(), 64);
         block::<true>(s, blk);
     }
 }

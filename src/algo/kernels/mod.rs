@@ -113,6 +113,40 @@ pub(super) mod sha512_avx2;
 
 use super::Hasher;
 
+/// How far ahead of the block being hashed, in bytes, the single-stream
+/// block loops ask the CPU to fetch (`prefetcht0`, one request per 64-byte
+/// line of the block that far ahead): 1 KiB.
+///
+/// Data read from a map of the page cache comes from main memory, and the
+/// CPU's own prefetcher stops at each 4 KiB page. Measured 2026-12-04
+/// (Intel Xeon VM, SHA-NI SHA-256, `mhash bench --bytes 1M,64M`, MB/s):
+/// no prefetch 1,980 / 1,209, 256 B 1,970 / 1,669, 512 B 1,978 / 1,897,
+/// 1 KiB 1,975 / 1,943, 2 KiB 1,933 / 1,959, 4 KiB 1,979 / 1,941. A read
+/// buffer (already in cache) is not slowed.
+pub(super) const PREFETCH_AHEAD: usize = 1024;
+
+/// Asks the CPU to fetch the `bytes` (a multiple of 64) that start
+/// [`PREFETCH_AHEAD`] bytes after `p` into its caches. A hint only: the
+/// address need not be readable (a prefetch never faults), and elsewhere
+/// than x86-64 it does nothing.
+#[inline(always)]
+pub(super) fn prefetch_ahead(p: *const u8, bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let ahead = p.wrapping_add(PREFETCH_AHEAD);
+        let mut off = 0;
+        while off < bytes {
+            // SAFETY: a prefetch reads nothing the program sees and does
+            // not fault on any address (Intel SDM, PREFETCHh).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(off).cast()) };
+            off += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, bytes);
+}
+
 /// A block function of the Merkle–Damgård family.
 pub(super) trait Compress: Send + 'static {
     /// Block size in bytes (64 or 128).

@@ -62,6 +62,7 @@ unsafe fn compress(state: &mut [u32; 5], p: *const u8, n: usize) {
     let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F);
     for blk in 0..n {
         let (save_abcd, save_e) = (abcd, e0);
+        super::prefetch_ahead(p.wrapping_add(blk * 64), 64);
         // SAFETY: `p` has `n * 64` readable bytes (the caller's promise)
         // and `blk * 64 + 64 <= n * 64`.
         let [mut m0, mut m1, mut m2, mut m3] = core::array::from_fn(|q| unsafe {

@@ -208,6 +208,7 @@ unsafe fn compress_1(state: &mut [u32; 8], p: *const u8, n: usize) {
     let bswap = _mm_set_epi64x(0x0C0D_0E0F_0809_0A0B, 0x0405_0607_0001_0203);
     for blk in 0..n {
         let (save_abef, save_cdgh) = (abef, cdgh);
+        super::prefetch_ahead(p.wrapping_add(blk * 64), 64);
         // SAFETY: `p` has `n * 64` readable bytes (the caller's promise)
         // and `blk * 64 + 64 <= n * 64`.
         let [mut w0, mut w1, mut w2, mut w3] = core::array::from_fn(|q| unsafe {

@@ -176,6 +176,7 @@ fn round(a: &mut [u64; 25], rc: u64) {
 unsafe fn absorb_bmi(state: &mut [u64; 25], blocks: &[u8], rate: usize) {
     let mut s = *state;
     for block in blocks.chunks_exact(rate) {
+        super::prefetch_ahead(block.as_ptr(), rate.next_multiple_of(64));
         for (lane, word) in s.iter_mut().zip(block.chunks_exact(8)) {
             *lane ^= u64::from_le_bytes(word.try_into().unwrap());
         }

@@ -203,6 +203,7 @@ unsafe fn absorb(state: &mut [u64; 40], blocks: &[u8], rate: usize) {
         ((1u16 << n) - 1) as __mmask8
     });
     for block in blocks.chunks_exact(rate) {
+        super::prefetch_ahead(block.as_ptr(), rate.next_multiple_of(64));
         let b = block.as_ptr() as *const u64;
         for y in 0..5 {
             if masks[y] != 0 {

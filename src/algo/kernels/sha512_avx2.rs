@@ -324,6 +324,7 @@ fn compress_avx2(state: &mut [u64; 8], blocks: &[u8]) {
         };
         match chunks.next() {
             Some(grp) => {
+                super::prefetch_ahead(grp.as_ptr(), grp.len());
                 load_group(next, grp);
                 for j in 0..nb {
                     block::<true>(state, cur, j, next);
