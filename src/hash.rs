@@ -310,7 +310,7 @@ fn emit_one(
                 let (digest, after) = rest.split_at(algo.digest_len().min(rest.len()));
                 rest = after;
                 if per_file_debug {
-                    con.error_msg(&debug_line(algo, name, d.method, d.lane_kernel));
+                    con.error_msg(&debug_line(algo, name, &d));
                 }
                 report.digest(con, name, algo, digest, d.size);
             }
@@ -401,7 +401,8 @@ fn crc_debug_lines(compat: GnuCompat, kind: AlgoKind) -> Vec<&'static str> {
 
 /// `mhash --debug`'s line for one input: which backend (or lane kernel,
 /// `lanes`) and I/O method ran.
-fn debug_line(algo: Algorithm, name: &[u8], method: &str, lanes: Option<&str>) -> Vec<u8> {
+fn debug_line(algo: Algorithm, name: &[u8], d: &io::Digested) -> Vec<u8> {
+    let (method, lanes) = (d.method, d.lane_kernel);
     let choice = algo.choice();
     let b = choice.backend;
     let how = if let Some(k) = lanes {
@@ -415,11 +416,16 @@ fn debug_line(algo: Algorithm, name: &[u8], method: &str, lanes: Option<&str>) -
     };
     // Which of the algorithm's backends, and why (algo::calibrate): inside
     // the parentheses, so that the line still ends with the I/O method.
-    let why = if lanes.is_none() {
+    let mut why = if lanes.is_none() {
         format!("; chosen by {}", choice.by.describe())
     } else {
         String::new()
     };
+    // The I/O way, where a large input's was measured (io::Figures).
+    if let Some(tried) = &d.io_trial {
+        let parts: Vec<String> = tried.iter().map(|(way, mb)| format!("{way} {mb} MB/s")).collect();
+        why.push_str(&format!("; I/O chosen by measurement: {}", parts.join(", ")));
+    }
     let mut msg = quote::quotef(name);
     msg.extend_from_slice(format!(": {}: using {how} ({}{why}), {method}", algo.name(), b.source).as_bytes());
     msg

@@ -328,6 +328,9 @@ fn one_large_file_hashed_three_ways_by_measurement_gives_the_same_digest() {
                 err.ends_with(", read\n") || err.ends_with(", mmap\n"),
                 "{algo} {j}: {err}"
             );
+            // The figures of the trial (`--debug`), inside the parentheses.
+            assert!(err.contains("; I/O chosen by measurement: read "), "{err}");
+            assert!(err.contains(" MB/s"), "{err}");
         }
         assert_eq!(run(&["-j2"], Some("never")).0, read, "{algo}: no trial");
         assert_eq!(run(&["--io", "mmap"], None).0, read, "{algo}: mapped");

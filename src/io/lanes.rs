@@ -541,6 +541,7 @@ fn finished(closed: io::Result<()>, done: Finished, kernel_name: &'static str) -
         method: "read",
         lane_kernel: Some(kernel_name),
         store: None,
+        io_trial: None,
     })
 }
 
@@ -736,5 +737,6 @@ fn read_alone(file: &mut File, algo: Algorithm, buf: &mut [u8]) -> io::Result<Di
         method: "read",
         lane_kernel: None,
         store: None,
+        io_trial: None,
     })
 }

@@ -11,6 +11,16 @@ use std::fs::File;
 use std::io::{self, Read, Seek};
 use std::time::Instant;
 
+/// The ways a large input's hashing was timed, each with its speed over
+/// its trial in MB/s (10^6 B/s), in the order tried: `read` (hashed on the
+/// reading thread), `mmap`, `read, hashed beside` (on a second thread).
+pub type Figures = Vec<(&'static str, u64)>;
+
+/// Seconds per byte as MB/s (10^6 B/s), rounded.
+fn mb_per_s(seconds_per_byte: f64) -> u64 {
+    (1e-6 / seconds_per_byte).round() as u64
+}
+
 /// Bytes per slot when one digest's hashing overlaps the reading of a
 /// large input (a thread each): 512 KiB, so the ring (4 slots) and the
 /// read buffer stay under 3 MiB. Measured on a 1 GiB cached file (Xeon,
@@ -59,6 +69,7 @@ pub(super) fn feed_beside_if_faster(
     hasher: &mut dyn Hasher,
     bytes: &mut [u8],
     total: &mut u64,
+    figures: &mut Option<Figures>,
 ) -> io::Result<u64> {
     if crate::algo::calibrate::mode() == crate::algo::calibrate::Mode::Never {
         fanout::feed(reader, vec![hasher], OVERLAP_CHUNK, &[], total, u64::MAX)?;
@@ -70,6 +81,10 @@ pub(super) fn feed_beside_if_faster(
     let Some(beside) = time_beside(reader, hasher, total)? else {
         return Ok(*total);
     };
+    *figures = Some(vec![
+        ("read", mb_per_s(alone)),
+        ("read, hashed beside", mb_per_s(beside)),
+    ]);
     if alone * OVERLAP_MARGIN < beside {
         feed_then(reader, hasher, bytes, total, &mut || {})
     } else {
@@ -118,9 +133,9 @@ fn time_beside(reader: &mut dyn Read, hasher: &mut dyn Hasher, total: &mut u64) 
 }
 
 /// Smallest regular file (bytes at open) whose way [`feed_file`] chooses
-/// among three, a map included: 64 MiB, so that the three trials of
-/// [`OVERLAP_TRIAL`] bytes are at most three quarters of it. Smaller large
-/// inputs are streamed ([`feed_beside_if_faster`]).
+/// among three, a map included: 64 MiB (the trials take the first 52 MiB:
+/// three of [`OVERLAP_TRIAL`] bytes and a map's untimed first window).
+/// Smaller large inputs are streamed ([`feed_beside_if_faster`]).
 pub(super) const FILE_TRIAL_MIN: u64 = 64 << 20;
 
 /// How [`feed_file`] ended.
@@ -139,12 +154,18 @@ pub(super) enum FileWay {
 /// Hashes the regular file `file` (`size` bytes at open, its offset at 0,
 /// nothing hashed yet) into `hasher` the fastest of three ways, measured
 /// on the file itself: [`OVERLAP_TRIAL`] bytes read and hashed on this
-/// thread, the next as many hashed from a map, then (with `threads` > 1)
+/// thread, the next as many hashed from a map (after one untimed
+/// [`mapped::WINDOW`]), then (with `threads` > 1)
 /// as many hashed on a second thread beside the reading; the rest goes
 /// the fastest way. Between the two read ways, the second thread wins
 /// unless this thread was faster by [`OVERLAP_MARGIN`] (as in
-/// [`feed_beside_if_faster`]); the map then wins unless it was slower than
-/// that way, since it leaves the second core free.
+/// [`feed_beside_if_faster`]); the map then wins if it was at least as
+/// fast as this thread alone, or faster than the second thread by that
+/// margin (whose trial pays the thread's start). Which wins depends on the machine's state as well as
+/// its CPU: on the same VM, SHA-256 over 1 GiB took 560 ms from a map
+/// against 670 on the reading thread in a quiet hour, and 657 against 616
+/// hashed beside the reading in a busier one (prefetching helps that way
+/// too: the second core's reads come from the first core's cache).
 ///
 /// Why measured: a map saves `read(2)`'s copy out of the page cache but
 /// hashes from main memory, and takes a fault or a `MAP_POPULATE` per
@@ -165,26 +186,36 @@ pub(super) fn feed_file(
     bytes: &mut [u8],
     total: &mut u64,
     threads: usize,
+    figures: &mut Option<Figures>,
 ) -> io::Result<FileWay> {
     let mut reader: &File = file;
     let Some(alone) = time_alone(&mut reader, hasher, bytes, total)? else {
         return Ok(FileWay::Read);
     };
-    // From a map: the next OVERLAP_TRIAL bytes, or up to the size at open.
-    let start = Instant::now();
-    let from = *total;
-    let to = size.min(from + OVERLAP_TRIAL);
-    let map = if from < to {
+    // From a map: one window untimed (the process's first map pays for
+    // its page tables and the SIGBUS guard, about 1.5 ms here, which the
+    // rest of a large file does not), then the next OVERLAP_TRIAL bytes,
+    // or up to the size at open.
+    let mut map = f64::INFINITY;
+    for timed in [false, true] {
+        let start = Instant::now();
+        let from = *total;
+        let to = size.min(from + if timed { OVERLAP_TRIAL } else { mapped::WINDOW });
+        if from >= to {
+            map = f64::INFINITY;
+            break;
+        }
         match mapped::feed_mapped(file, from, to, hasher, mapped::Mapping::Serial, total) {
-            Ok(mapped::Outcome::Whole) => start.elapsed().as_secs_f64() / (to - from) as f64,
+            Ok(mapped::Outcome::Whole) => map = start.elapsed().as_secs_f64() / (to - from) as f64,
             Ok(mapped::Outcome::Shrank) => return Ok(FileWay::Restart),
             // Not mappable (a file system without mmap, tmpfs): read on.
-            Err(_) if *total == from => f64::INFINITY,
+            Err(_) if *total == from => {
+                map = f64::INFINITY;
+                break;
+            }
             Err(_) => return Ok(FileWay::Restart),
         }
-    } else {
-        f64::INFINITY
-    };
+    }
     reader.seek(io::SeekFrom::Start(*total))?;
     let beside = if threads > 1 {
         match time_beside(&mut reader, hasher, total)? {
@@ -194,9 +225,24 @@ pub(super) fn feed_file(
     } else {
         f64::INFINITY
     };
+    let mut tried = vec![("read", mb_per_s(alone))];
+    if map.is_finite() {
+        tried.push(("mmap", mb_per_s(map)));
+    }
+    if beside.is_finite() {
+        tried.push(("read, hashed beside", mb_per_s(beside)));
+    }
+    *figures = Some(tried);
     let on_this_thread = alone * OVERLAP_MARGIN < beside;
-    let read = if on_this_thread { alone } else { beside };
-    if map <= read && *total < size {
+    // The second thread's trial is pessimistic by about the margin (its
+    // start, the ring's filling and draining); the map's is not (its
+    // first window was untimed).
+    let by_map = if on_this_thread {
+        map <= alone
+    } else {
+        map * OVERLAP_MARGIN <= beside
+    };
+    if by_map && *total < size {
         return match mapped::feed_mapped(file, *total, size, hasher, mapped::Mapping::Serial, total) {
             Ok(mapped::Outcome::Whole) => {
                 reader.seek(io::SeekFrom::Start(size))?;
