@@ -581,7 +581,7 @@ fn native_options(cmd: Command) -> Command {
                 .long("io")
                 .value_name("HOW")
                 .value_parser(["auto", "read", "mmap"])
-                .help("read files with read(2), map them (mmap), or choose per file (auto, default)"),
+                .help("read files with read(2), map them (mmap), or choose per file (auto, default: a large file by measurement)"),
         )
         .arg(flag(
             "backends",
@@ -620,8 +620,9 @@ fn native_options(cmd: Command) -> Command {
              \x20 MHASH_BACKEND=portable  mhash's portable code for every algorithm\n\
              \x20                         (no CPU-specific kernels); =NAME: that backend\n\
              \x20                         wherever an algorithm has it (avx2, tuned-scalar)\n\
-             \x20 MHASH_CALIBRATE=never|always  time the backends of an input's algorithm\n\
-             \x20                         never, or for any size (default: 32 MiB and up)\n\
+             \x20 MHASH_CALIBRATE=never|always  when to time an input's backends: never, or\n\
+             \x20                         for any size (default: 32 MiB and up); never also\n\
+             \x20                         skips timing a large input's way of reading\n\
              \x20 GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,...  CPU features to leave unused\n\
              \x20 MHASH_READ_SIZE=BYTES  read size (4096 to 16 MiB; for benchmarks)\n\
              \x20 MHASH_MAP_WINDOW=BYTES  one large BLAKE3 file: bytes mapped at a time\n\

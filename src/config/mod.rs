@@ -398,9 +398,11 @@ pub struct Format {
 pub enum IoMode {
     /// Map a file where the benchmark showed mapping wins for that
     /// algorithm and size (`io::mapped::should_map_tree`: BLAKE3 files of
-    /// 16 MiB or more hashed on several threads; `should_map`: nothing
-    /// else); else read (XXH3 and XXH128 files of 16 MiB or more by two
-    /// threads at once where a second thread is allowed: `io::readers`).
+    /// 16 MiB or more hashed on several threads), or where it measures
+    /// faster on the file itself (one digest of a file of 64 MiB or more
+    /// hashed without threads of its own: `io::trial`, against reading);
+    /// else read (XXH3 and XXH128 files of 16 MiB or more by two threads
+    /// at once where a second thread is allowed: `io::readers`).
     #[default]
     Auto,
     /// Always `read(2)` into the reused buffer.

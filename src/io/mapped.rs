@@ -5,7 +5,8 @@
 //! matters where hashing is faster than that copy: BLAKE3 on several
 //! threads ([`should_map_tree`]), which `auto` maps when the file is large
 //! (XXH3, as fast but one stream, is read by two threads at once instead:
-//! `io::readers`).
+//! `io::readers`); and one digest of a large file, where a map measures
+//! faster than reading on that file (`io::trial`).
 //! Peak memory stays bounded: each window ([`WINDOW`] bytes, pre-faulted
 //! with `MAP_POPULATE`, or [`tree_window`] bytes faulted in by the threads
 //! that hash it) is mapped, hashed and unmapped before the next.
@@ -112,7 +113,9 @@ const AUTO_MIN: u64 = 1 << 20;
 
 /// Whether a regular file of `size` bytes is hashed from a map in `mode`.
 ///
-/// `auto` maps only where the benchmark showed a gain. Measured here
+/// `auto` maps only where the benchmark showed a gain (and, through
+/// `io::trial`, where a map measures faster on the file itself). Measured
+/// on a 2026-11 EPYC VM, before the block kernels prefetched ahead
 /// (`--io read` vs `--io mmap`, 512 MiB cached file, 1 MiB-512 MiB windows,
 /// with and without MAP_POPULATE): mapping was about 2x *slower* for every
 /// algorithm (crc 3,800-4,000 vs 5,900-7,900 MB/s, sha256 480-540 vs
