@@ -148,20 +148,29 @@ fn debug_names_the_lane_kernel_and_portable_turns_it_off() {
         .text();
         assert!(out.contains("using sse2-x4 lanes hardware support"), "{out}");
     }
-    // SHA-256 without SHA-NI: eight lanes of AVX2.
+    // SHA-256 without SHA-NI: sixteen lanes of AVX-512, or without that
+    // too, eight lanes of AVX2.
     if avx2 {
-        let o = sh_in(
-            d.path(),
-            ".bin",
-            "mmhash -a sha256 --debug f0_1 f0_2 f0_3",
-            &[("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-SHA_NI")],
-        );
-        let (out, code) = (o.text(), o.code);
-        assert_eq!(code, Some(0));
-        assert!(
-            out.contains("sha256: using avx2-x8 lanes hardware support"),
-            "{out}"
-        );
+        for (tunables, kernel) in [
+            (
+                "glibc.cpu.hwcaps=-SHA_NI",
+                if avx512 { "avx512-x16" } else { "avx2-x8" },
+            ),
+            ("glibc.cpu.hwcaps=-SHA_NI,-AVX512VL", "avx2-x8"),
+        ] {
+            let o = sh_in(
+                d.path(),
+                ".bin",
+                "mmhash -a sha256 --debug f0_1 f0_2 f0_3",
+                &[("GLIBC_TUNABLES", tunables)],
+            );
+            let (out, code) = (o.text(), o.code);
+            assert_eq!(code, Some(0));
+            assert!(
+                out.contains(&format!("sha256: using {kernel} lanes hardware support")),
+                "{tunables}: {out}"
+            );
+        }
     }
     let out = sh_in(
         d.path(),

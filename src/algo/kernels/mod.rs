@@ -99,6 +99,8 @@ pub(super) mod sha1;
 pub(super) mod sha1_shani;
 pub(super) mod sha256;
 #[cfg(target_arch = "x86_64")]
+pub(super) mod sha256_x16_avx512;
+#[cfg(target_arch = "x86_64")]
 pub(super) mod sha256_x8_avx2;
 #[cfg(target_arch = "aarch64")]
 pub(super) mod sha256_xn_armv8;
