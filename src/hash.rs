@@ -60,6 +60,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     }
     // The operands go to the scheduler's producer as they are.
     let files = std::mem::take(&mut job.inputs.files);
+    let operands = files.len();
     let job = &job;
     let algos = &job.algos[..];
     let algo = algos[0];
@@ -171,6 +172,9 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     };
     // Lane kernels take one algorithm; a list reads each file once instead.
     let lanes = if algos.len() == 1 && job.store.is_none() {
+        if io::lanes::lane_count(algo, &opts).is_some() {
+            choose_lane_kernel(algo, (!expands).then_some(operands));
+        }
         io::lanes::lane_count(algo, &opts)
     } else {
         None
@@ -401,6 +405,31 @@ fn crc_debug_lines(compat: GnuCompat, kind: AlgoKind) -> Vec<&'static str> {
 
 /// `mhash --debug`'s line for one input: which backend (or lane kernel,
 /// `lanes`) and I/O method ran.
+/// Smallest number of operands for which the lane kernels of their
+/// algorithm are timed (`algo::lanes::choose_by_measurement`): 4,096. The
+/// timing takes [`LANE_TRIAL_SECONDS`], under 1% of what 4,096 files of
+/// 4 KiB cost on two cores (about 16 ms, 2026-12-04 Xeon VM).
+const LANE_TRIAL_MIN: usize = 4096;
+
+/// Time for timing the lane kernels of a run's algorithm, all together:
+/// 150 µs.
+const LANE_TRIAL_SECONDS: f64 = 150e-6;
+
+/// Chooses the lane kernel for `algo` by measurement where the run is
+/// large enough (`operands` known and at least [`LANE_TRIAL_MIN`], or any
+/// run under `MHASH_CALIBRATE=always`; never under `never`).
+fn choose_lane_kernel(algo: Algorithm, operands: Option<usize>) {
+    use crate::algo::calibrate::{Mode, mode};
+    let due = match mode() {
+        Mode::Never => false,
+        Mode::Always => true,
+        Mode::Auto => operands.is_some_and(|n| n >= LANE_TRIAL_MIN),
+    };
+    if due {
+        crate::algo::lanes::choose_by_measurement(algo, LANE_TRIAL_SECONDS);
+    }
+}
+
 fn debug_line(algo: Algorithm, name: &[u8], d: &io::Digested) -> Vec<u8> {
     let (method, lanes) = (d.method, d.lane_kernel);
     let choice = algo.choice();
@@ -418,6 +447,9 @@ fn debug_line(algo: Algorithm, name: &[u8], d: &io::Digested) -> Vec<u8> {
     // the parentheses, so that the line still ends with the I/O method.
     let mut why = if lanes.is_none() {
         format!("; chosen by {}", choice.by.describe())
+    } else if let Some(tried) = crate::algo::lanes::measured_choice(algo) {
+        let parts: Vec<String> = tried.iter().map(|(k, mb)| format!("{k} {mb} MB/s")).collect();
+        format!("; chosen by measurement: {}", parts.join(", "))
     } else {
         String::new()
     };

@@ -82,6 +82,55 @@ fn many_files_in_lanes_print_what_gnu_prints() {
     }
 }
 
+/// `MHASH_CALIBRATE=always` times the lane kernels even for a few files
+/// (by default only for 4,096 operands or more): the output is still
+/// GNU's, and `--debug` names every candidate's speed (where there are
+/// two or more kernels to choose from).
+#[test]
+fn lane_kernels_chosen_by_measurement_print_what_gnu_prints() {
+    let d = TempDir::new().unwrap();
+    let ops = corpus(d.path());
+    for tool in TOOLS {
+        if !util::gnu_available(&format!(
+            "lanes_cli::lane_kernels_chosen_by_measurement_print_what_gnu_prints ({tool})"
+        )) {
+            continue;
+        }
+        let want = sh_in(d.path(), ".gnu", &format!("{tool} {ops}"), &[]);
+        let env = [("MHASH_GNU_COMPAT", "9.1"), ("MHASH_CALIBRATE", "always")];
+        let ours = sh_in(d.path(), ".bin", &format!("{tool} {ops}"), &env);
+        assert_same(&ours, &want, &format!("{tool} MHASH_CALIBRATE=always"));
+    }
+    let kernels = |algo: &str| {
+        mhash::algo::lanes::lane_kernels()
+            .iter()
+            .filter(|k| {
+                k.serves(mhash::algo::Algorithm::new(
+                    mhash::algo::AlgoKind::from_name(algo).unwrap(),
+                ))
+            })
+            .filter(|k| k.is_available())
+            .count()
+    };
+    for algo in ["md5", "sha256"] {
+        let o = sh_in(
+            d.path(),
+            ".bin",
+            &format!("mmhash -a {algo} --debug f0_1 f0_2 f0_3"),
+            &[("MHASH_CALIBRATE", "always")],
+        );
+        let out = o.text();
+        assert_eq!(o.code, Some(0));
+        if kernels(algo) >= 2 && util::emulator().is_none() {
+            assert!(
+                out.contains("lanes hardware support (mhash; chosen by measurement: ")
+                    && out.contains(" MB/s"),
+                "{algo}: {out}"
+            );
+        }
+    }
+}
+
 #[test]
 fn check_mode_in_lanes_prints_what_gnu_prints() {
     let d = TempDir::new().unwrap();

@@ -412,9 +412,10 @@ static KERNELS: [LaneKernelInfo; 8] = [
     // 16 x 4 KiB at 3,153 MB/s against sha-ni-x4's 2,004 (`mhash bench -a
     // sha256 --bytes 4K`), but on AMD Zen 4, whose AVX-512 units are half
     // width, SHA-NI x4 ran 3,197 MB/s where AVX2 x8 ran 1,581 (2026-11-30):
-    // which wins is the core's, so until lane kernels are chosen by
-    // measurement it serves CPUs with AVX-512 and no SHA-NI (Skylake-SP to
-    // Cascade Lake), ahead of avx2-x8.
+    // which wins is the core's: in table order it serves CPUs with AVX-512
+    // and no SHA-NI (Skylake-SP to Cascade Lake), ahead of avx2-x8; a run
+    // of 4,096 files or more times the kernels and takes the fastest
+    // (`choose_by_measurement`).
     LaneKernelInfo {
         name: "avx512-x16",
         source: "mhash",
@@ -488,8 +489,79 @@ pub fn lane_kernels() -> &'static [LaneKernelInfo] {
     &KERNELS
 }
 
-/// The lane kernel that hashes `algo` here: the first available one that
-/// serves it; `None` when there is none (or `MHASH_BACKEND=portable`).
+/// The lane kernel that hashes `algo` here: the one [`choose_by_measurement`]
+/// chose for it in this process, else the first available one that serves
+/// it; `None` when there is none (or `MHASH_BACKEND=portable`).
 pub fn lane_kernel(algo: Algorithm) -> Option<&'static LaneKernelInfo> {
+    if let Some((kind, i, _)) = MEASURED.get()
+        && *kind == algo.kind
+    {
+        return Some(&KERNELS[*i]);
+    }
     KERNELS.iter().find(|k| k.serves(algo) && k.is_available())
+}
+
+/// The lane kernel chosen by measurement in this process (one algorithm
+/// per run): its algorithm, its index in the table, and every candidate's
+/// speed in MB/s.
+static MEASURED: std::sync::OnceLock<Measured> = std::sync::OnceLock::new();
+
+/// A measured choice: the algorithm, the chosen kernel's index in the
+/// table, each candidate's name and MB/s.
+type Measured = (AlgoKind, usize, Vec<(&'static str, u64)>);
+
+/// Where [`choose_by_measurement`] chose `algo`'s lane kernel in this
+/// process: each candidate's name and speed in MB/s (10^6 B/s), the
+/// table's first choice first (for `--debug`).
+pub fn measured_choice(algo: Algorithm) -> Option<&'static [(&'static str, u64)]> {
+    MEASURED
+        .get()
+        .filter(|(kind, _, _)| *kind == algo.kind)
+        .map(|(_, _, figures)| figures.as_slice())
+}
+
+/// Messages of this many bytes are hashed to time a lane kernel (the
+/// many-small-files case the kernels are for): 4 KiB.
+const TRIAL_LEN: usize = 4096;
+
+/// Times every available lane kernel for `algo` on messages of
+/// 4 KiB (the many-small-files case), `budget` seconds in all (split between them, two
+/// rounds), and
+/// makes the fastest the one [`lane_kernel`] gives for the rest of the
+/// process, if it beats the table's first choice by
+/// [`super::calibrate::MARGIN`]. Returns each kernel's name and speed in
+/// MB/s (10^6 B/s), the table's first choice first; empty where there is
+/// at most one kernel to choose from, or a choice was already made.
+///
+/// Why measured: which kernel wins is the core's, not the instruction
+/// set's. On a 2026-12-04 Intel Xeon VM, `avx512-x16` hashed 4 KiB
+/// messages at 3,153 MB/s against `sha-ni-x4`'s 2,004; on a 2026-11-30
+/// AMD EPYC (Zen 4, half-width AVX-512) `sha-ni-x4` ran 3,197 MB/s where
+/// `avx2-x8` ran 1,581.
+pub fn choose_by_measurement(algo: Algorithm, budget: f64) -> Vec<(&'static str, f64)> {
+    let candidates: Vec<usize> = (0..KERNELS.len())
+        .filter(|&i| KERNELS[i].serves(algo) && KERNELS[i].is_available())
+        .collect();
+    if candidates.len() < 2 || MEASURED.get().is_some() {
+        return Vec::new();
+    }
+    // Two rounds, the better of each kernel's two kept: the first kernel
+    // timed also pays for cold caches (sha-ni-x4 measured 1,499 MB/s as
+    // the first of one round, 1,959-2,004 otherwise).
+    let each = budget / (2 * candidates.len()) as f64;
+    let mut speeds = vec![0.0f64; candidates.len()];
+    for _ in 0..2 {
+        for (s, &i) in speeds.iter_mut().zip(&candidates) {
+            *s = s.max(KERNELS[i].throughput(TRIAL_LEN, each).unwrap_or(0.0) / 1e6);
+        }
+    }
+    let won = super::calibrate::decide(&speeds);
+    let figures: Vec<(&'static str, f64)> = candidates
+        .iter()
+        .zip(speeds)
+        .map(|(&i, s)| (KERNELS[i].name, s))
+        .collect();
+    let rounded = figures.iter().map(|&(n, s)| (n, s.round() as u64)).collect();
+    let _ = MEASURED.set((algo.kind, candidates[won], rounded));
+    figures
 }
