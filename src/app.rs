@@ -167,9 +167,9 @@ pub fn backend_report() -> String {
     }
     let _ = writeln!(
         s,
-        "\nchosen by the table's order above; inputs of {} MiB or more, where an algorithm\n\
-         has several usable backends, by measurement (each timed here for at most {} µs;\n\
-         a challenger needs > {:.0}% over the first). Measured now:",
+        "\nchosen by the table's order above; inputs (or runs of many files) of {} MiB or\n\
+         more, where an algorithm has several usable backends, by measurement (each timed\n\
+         here for at most {} µs; a challenger needs > {:.0}% over the first). Measured now:",
         calibrate::MIN_BYTES >> 20,
         calibrate::BUDGET.as_micros(),
         (calibrate::MARGIN - 1.0) * 100.0

@@ -237,3 +237,55 @@ fn a_slow_backend_loses_to_a_fast_one_with_injected_timings() {
         "measurement: avx2 900 MB/s, portable 1000 MB/s"
     );
 }
+
+/// Python 3 `hashlib.blake2b(b"\0" * (1 << 20)).hexdigest()`.
+const BLAKE2B_1MIB_ZEROS: &str = "a834b19291e54808ba8367ca60e6abd9c744138541284b12bb6caa532fae419b063c26022121148fef68a7d8dc0fa83eb2f00454138c1c54753f7148f6911e0d";
+
+/// A run of many small files counts as one long input: none is measured
+/// before the run has hashed [`calibrate::MIN_BYTES`] (the files' sizes are
+/// not asked for), any after may be (by the 1% rule, which depends on the
+/// machine), and once a measured choice is made every later file keeps it.
+#[test]
+fn a_run_of_many_files_is_weighed_by_what_it_has_hashed() {
+    let d = TempDir::new().unwrap();
+    let files: Vec<String> = (0..40).map(|i| format!("f{i:02}")).collect();
+    for f in &files {
+        fs::write(d.path().join(f), vec![0u8; 1 << 20]).unwrap();
+    }
+    const { assert!(calibrate::MIN_BYTES == 32 << 20) };
+    let out = mhash(d.path())
+        .env_remove("MHASH_CALIBRATE")
+        .args(["-a", "blake2b", "--debug", "-j", "1"])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let want: String = files
+        .iter()
+        .map(|f| format!("{BLAKE2B_1MIB_ZEROS}  {f}\n"))
+        .collect();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let mut measured = false;
+    for (i, f) in files.iter().enumerate() {
+        let line = err
+            .lines()
+            .find(|l| l.contains(&format!(" {f}: blake2b")))
+            .unwrap_or_else(|| panic!("no --debug line for {f}: {err}"));
+        if suite_forces_backend() {
+            assert!(line.contains("; chosen by MHASH_BACKEND"), "{line}");
+            continue;
+        }
+        let by_measurement = line.contains("; chosen by measurement: ");
+        assert!(by_measurement || line.contains("; chosen by table"), "{line}");
+        // Before file 33, under 32 MiB hashed: the table's order.
+        if i < 32 {
+            assert!(!by_measurement, "{f} measured too early: {line}");
+        }
+        assert!(
+            !measured || by_measurement,
+            "{f} lost the measured choice: {line}"
+        );
+        measured |= by_measurement;
+    }
+}

@@ -9,16 +9,22 @@
 //! the fastest runs it. Everything else keeps the table's order, so
 //! start-up and small inputs cost nothing more:
 //!
-//! - only inputs of at least [`MIN_BYTES`] whose size is known, and only
-//!   algorithms with two or more usable backends, are ever calibrated
+//! - only runs of at least [`MIN_BYTES`], and only algorithms with two or
+//!   more usable backends, are ever calibrated: one input whose size is
+//!   known to be that large, or many inputs whose bytes, hashed so far
+//!   ([`note_hashed`]) and about to be, add up to it ([`run_bytes`]; a
+//!   run of 50,000 files of 4 KiB is as long as one file of 200 MB)
 //!   (`MHASH_CALIBRATE=never` turns it off, `=always` times the backends
 //!   for any input of known size: see [`Mode`]);
 //! - each candidate is timed for about [`BUDGET`]: as many short trials
 //!   (of at least [`MIN_TRIAL`], and 100 steps of the clock's measured
 //!   granularity) as fit, the best kept;
 //! - the calibration goes on past the table's first choice only if all of
-//!   it costs under 1% of hashing the input at that backend's measured
-//!   speed ([`worth_it`]);
+//!   it costs under 1% of hashing the input (or the run so far) at that
+//!   backend's measured speed ([`worth_it`]); that speed is measured once
+//!   per algorithm and process, so a run that grows past the rule's
+//!   threshold file by file does not time its first backend again for
+//!   each file;
 //! - a challenger replaces the table's first choice only when it is more
 //!   than [`MARGIN`] faster ([`decide`]);
 //! - once per algorithm and process; later inputs reuse the result.
@@ -30,6 +36,7 @@
 use super::backends::Backend;
 use super::{AlgoKind, Algorithm};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The smallest input, in bytes, for which a calibration is considered:
@@ -255,6 +262,38 @@ pub fn candidates(kind: AlgoKind) -> Vec<&'static Backend> {
         .collect()
 }
 
+/// Bytes hashed so far in this process, per algorithm, by every thread
+/// ([`note_hashed`]).
+static HASHED: [AtomicU64; AlgoKind::ALL.len()] = [const { AtomicU64::new(0) }; AlgoKind::ALL.len()];
+
+/// Counts `bytes` more of input hashed with `kind` in this process (any
+/// thread, any input): what [`run_bytes`] adds up.
+pub fn note_hashed(kind: AlgoKind, bytes: u64) {
+    HASHED[kind as usize].fetch_add(bytes, Ordering::Relaxed);
+}
+
+/// The bytes [`note_hashed`] has counted for `kind` so far.
+pub fn hashed(kind: AlgoKind) -> u64 {
+    HASHED[kind as usize].load(Ordering::Relaxed)
+}
+
+/// The size of the run a calibration is weighed against, in bytes: the
+/// next input's size where known (else 0) and what the run has hashed
+/// before it, `seen` ([`hashed`]). What a run hashed so far stands for
+/// what it has still to hash: a run of many files measures its backends
+/// once it has proved as long as one input that would be measured (by the
+/// 1% rule, 64 MiB or more at 1,000 MB/s for two candidates), and the
+/// files after that run on the faster backend.
+pub fn run_bytes(size: Option<u64>, seen: u64) -> u64 {
+    size.unwrap_or(0).saturating_add(seen)
+}
+
+/// The table's first choice's speed, MB/s, and the number of candidates,
+/// per algorithm: measured once per process, as the 1% rule needs them
+/// for every input that reaches [`MIN_BYTES`] until a calibration is made.
+static FIRST: [OnceLock<(f64, usize)>; AlgoKind::ALL.len()] =
+    [const { OnceLock::new() }; AlgoKind::ALL.len()];
+
 /// The calibrations made so far, one per algorithm.
 static DONE: [OnceLock<Choice>; AlgoKind::ALL.len()] = [const { OnceLock::new() }; AlgoKind::ALL.len()];
 
@@ -274,6 +313,14 @@ pub(super) fn calibrate(algo: Algorithm, bytes: u64) -> Option<&'static Choice> 
     if mode == Mode::Never || (mode == Mode::Auto && bytes < MIN_BYTES) {
         return None;
     }
+    // The 1% rule against a first choice already timed: no allocation,
+    // no timing (each file of a long run of small ones comes here).
+    if mode == Mode::Auto
+        && let Some(&(first, n)) = FIRST[algo.kind as usize].get()
+        && !worth_it(bytes, first, n)
+    {
+        return None;
+    }
     let list = candidates(algo.kind);
     if list.len() < 2 {
         return None;
@@ -281,7 +328,15 @@ pub(super) fn calibrate(algo: Algorithm, bytes: u64) -> Option<&'static Choice> 
     let buf: Vec<u8> = (0..BUFFER as u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
         .collect();
-    let mut timed = |i: usize| measure(list[i], algo, &buf);
+    let mut timed = |i: usize| {
+        if i == 0 {
+            FIRST[algo.kind as usize]
+                .get_or_init(|| (measure(list[0], algo, &buf), list.len()))
+                .0
+        } else {
+            measure(list[i], algo, &buf)
+        }
+    };
     let speeds = if mode == Mode::Always {
         (0..list.len()).map(&mut timed).collect()
     } else {
@@ -348,6 +403,31 @@ mod tests {
         assert!(worth_it(100 << 20, 1000.0, 2));
         assert!(!worth_it(60 << 20, 1000.0, 2));
         assert!(!worth_it(1 << 40, 0.0, 2));
+    }
+
+    #[test]
+    fn a_run_of_small_inputs_counts_what_it_hashed() {
+        // 50,000 files of 4 KiB, sizes not asked for: the run so far.
+        assert_eq!(run_bytes(None, 50_000 * 4096), 204_800_000);
+        assert_eq!(run_bytes(Some(1 << 20), 5 << 20), 6 << 20);
+        assert_eq!(run_bytes(Some(u64::MAX), 1), u64::MAX);
+        // Under MIN_BYTES nothing is timed; a run of 200 MB at 1,000 MB/s
+        // is worth timing two candidates (0.8 ms of 200 ms).
+        let mut asked = Vec::new();
+        assert_eq!(
+            calibrate_with(2, run_bytes(None, MIN_BYTES - 1), &mut |i| {
+                asked.push(i);
+                1000.0
+            }),
+            None
+        );
+        assert!(asked.is_empty());
+        let r = calibrate_with(2, run_bytes(None, 200_000_000), &mut |i| [1000.0, 1100.0][i]);
+        assert_eq!(r.map(|s| decide(&s)), Some(1));
+        // The count only grows.
+        let before = hashed(AlgoKind::Sm3);
+        note_hashed(AlgoKind::Sm3, 4096);
+        assert!(hashed(AlgoKind::Sm3) >= before + 4096);
     }
 
     #[test]

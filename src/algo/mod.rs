@@ -276,6 +276,31 @@ impl Algorithm {
         calibrate::calibrate(self, bytes).is_some()
     }
 
+    /// Prepares for the next input of a run, `size` bytes where known:
+    /// as [`prepare_for`](Self::prepare_for), weighed against the input
+    /// and what the run has hashed with this algorithm before it
+    /// ([`note_hashed`](Self::note_hashed); see
+    /// [`calibrate::run_bytes`]), so that a run of many small files has
+    /// its backends timed once it is as long as one large input that
+    /// would be. An input of unknown size counts only under
+    /// `MHASH_CALIBRATE`'s default mode. Returns true when this call made
+    /// the measured choice: a hasher made before it may run on a backend
+    /// no longer chosen.
+    pub fn prepare_for_input(self, size: Option<u64>) -> bool {
+        if calibrate::calibrated(self.kind).is_some()
+            || (size.is_none() && calibrate::mode() != calibrate::Mode::Auto)
+        {
+            return false;
+        }
+        self.prepare_for(calibrate::run_bytes(size, calibrate::hashed(self.kind)))
+    }
+
+    /// Counts `bytes` of input hashed with this algorithm, for
+    /// [`prepare_for_input`](Self::prepare_for_input).
+    pub fn note_hashed(self, bytes: u64) {
+        calibrate::note_hashed(self.kind, bytes);
+    }
+
     /// Every implementation of this algorithm, fastest first, whether or
     /// not this CPU can run it (see [`Backend::is_available`]); the last
     /// one is portable and always available.

@@ -484,17 +484,16 @@ pub fn digest_inputs(
             && mapped::may_map(IoMode::Mmap, algo);
         let needs_size = opts.threads.is_some() || may_trial || mapped::may_map(mode, algo);
         let size = if needs_size { regular_size(&f) } else { None };
-        // A large input first has its algorithm's backends timed, where
-        // it has a choice of them (once per run; `prepare_for` returns at
+        // A large input, or the input that makes a run of many long
+        // enough, first has its algorithm's backends timed, where it has
+        // a choice of them (once per run; `prepare_for_input` returns at
         // once for a small one: see algo::calibrate).
-        if let Some(size) = size {
-            let mut measured = false;
-            for a in algos {
-                measured |= a.prepare_for(size);
-            }
-            if measured {
-                hasher = make();
-            }
+        let mut measured = false;
+        for a in algos {
+            measured |= a.prepare_for_input(size);
+        }
+        if measured {
+            hasher = make();
         }
         let mut advised = false;
         // One tree hash (BLAKE3) of a large file on several threads: from
@@ -620,6 +619,9 @@ pub fn digest_inputs(
         Ok(_) => {}
         Err(_) if read_errors_end_input => {}
         Err(e) => return Err(e),
+    }
+    for a in algos {
+        a.note_hashed(total);
     }
     Ok(Digested {
         digest: hasher.finalize(),
