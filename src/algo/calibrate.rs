@@ -35,6 +35,7 @@
 
 use super::backends::Backend;
 use super::{AlgoKind, Algorithm};
+use std::cell::Cell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -263,18 +264,39 @@ pub fn candidates(kind: AlgoKind) -> Vec<&'static Backend> {
 }
 
 /// Bytes hashed so far in this process, per algorithm, by every thread
-/// ([`note_hashed`]).
+/// ([`note_hashed`]), less what each thread still holds in [`PENDING`].
 static HASHED: [AtomicU64; AlgoKind::ALL.len()] = [const { AtomicU64::new(0) }; AlgoKind::ALL.len()];
+
+/// What a thread adds to [`HASHED`] at a time, in bytes: 1 MiB, so that
+/// workers hashing thousands of small files do not each write the shared
+/// counter after every file (its cache line would move between cores on
+/// every one); the count is then at most this much per thread behind.
+const PENDING_FLUSH: u64 = 1 << 20;
+
+thread_local! {
+    /// This thread's bytes not yet added to [`HASHED`], per algorithm.
+    static PENDING: [Cell<u64>; AlgoKind::ALL.len()] = const { [const { Cell::new(0) }; AlgoKind::ALL.len()] };
+}
 
 /// Counts `bytes` more of input hashed with `kind` in this process (any
 /// thread, any input): what [`run_bytes`] adds up.
 pub fn note_hashed(kind: AlgoKind, bytes: u64) {
-    HASHED[kind as usize].fetch_add(bytes, Ordering::Relaxed);
+    PENDING.with(|p| {
+        let held = p[kind as usize].get().saturating_add(bytes);
+        if held >= PENDING_FLUSH {
+            HASHED[kind as usize].fetch_add(held, Ordering::Relaxed);
+            p[kind as usize].set(0);
+        } else {
+            p[kind as usize].set(held);
+        }
+    });
 }
 
-/// The bytes [`note_hashed`] has counted for `kind` so far.
+/// The bytes [`note_hashed`] has counted for `kind` so far: every
+/// thread's, but for what other threads hold back (under 1 MiB each).
 pub fn hashed(kind: AlgoKind) -> u64 {
-    HASHED[kind as usize].load(Ordering::Relaxed)
+    let own = PENDING.with(|p| p[kind as usize].get());
+    HASHED[kind as usize].load(Ordering::Relaxed).saturating_add(own)
 }
 
 /// The size of the run a calibration is weighed against, in bytes: the

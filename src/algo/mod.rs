@@ -298,7 +298,10 @@ impl Algorithm {
     /// Counts `bytes` of input hashed with this algorithm, for
     /// [`prepare_for_input`](Self::prepare_for_input).
     pub fn note_hashed(self, bytes: u64) {
-        calibrate::note_hashed(self.kind, bytes);
+        // Once a choice is measured, no later input needs the count.
+        if calibrate::calibrated(self.kind).is_none() {
+            calibrate::note_hashed(self.kind, bytes);
+        }
     }
 
     /// Every implementation of this algorithm, fastest first, whether or
