@@ -346,7 +346,8 @@ fn endless_check_line_is_improperly_formatted() {
     );
 }
 
-/// Item 5: EAGAIN on every read after the first (strace injection): one
+/// Item 5: EAGAIN on every read after the first (strace injection, on
+/// `read` and `pread64`: the lanes read at offsets, `io::lanes::read_at`): one
 /// retry after clearing O_NONBLOCK, then GNU's message, exit 1, in the
 /// lanes (`a big`) and alone (`big`); EINTR without end is reported after
 /// a bounded number of retries (GNU retries for ever: mhash alone).
@@ -359,7 +360,7 @@ fn eagain_and_eintr_are_retried_a_bounded_number_of_times() {
     e.w("big", &util::noise(3 << 20, 5));
     for files in ["a big", "big", "big a"] {
         let cmd = format!(
-            "timeout 60 strace -f -qq -o /dev/null -P big -e inject=read:error=EAGAIN:when=2+ md5sum {files}; echo $?"
+            "timeout 60 strace -f -qq -o /dev/null -P big -e inject=read,pread64:error=EAGAIN:when=2+ md5sum {files}; echo $?"
         );
         let m = e.same(&cmd);
         assert!(out(&m).ends_with("1\n"), "{cmd}: {}", out(&m));
@@ -371,7 +372,7 @@ fn eagain_and_eintr_are_retried_a_bounded_number_of_times() {
     }
     for files in ["a big", "big"] {
         let cmd = format!(
-            "timeout 120 strace -f -qq -o /dev/null -P big -e inject=read:error=EINTR:when=2+ md5sum {files}; echo $?"
+            "timeout 120 strace -f -qq -o /dev/null -P big -e inject=read,pread64:error=EINTR:when=2+ md5sum {files}; echo $?"
         );
         let m = e.sh(&e.mh, &cmd);
         assert!(out(&m).ends_with("1\n"), "{cmd}: {} {}", out(&m), err(&m));

@@ -276,6 +276,54 @@ fn fifos_among_lane_files_are_read_whole() {
     }
 }
 
+/// Files that `fstat` calls empty but that have content (procfs, sysfs),
+/// and `/dev/null`, among lane files: the lanes read each at offsets until
+/// a read returns 0 (`io::lanes::read_at`), so every byte is hashed, as
+/// GNU's reads to end of file hash them (Linux only: procfs).
+#[test]
+#[cfg(target_os = "linux")]
+fn files_with_no_size_among_lane_files_are_read_to_their_end() {
+    let d = TempDir::new().unwrap();
+    corpus(d.path());
+    let mut ops = vec![
+        "f0_1",
+        "/proc/version",
+        "f0_2",
+        "/proc/filesystems",
+        "/dev/null",
+        "f0_3",
+    ];
+    // Larger than one read of 4 KiB where readable (root): hashed in chunks.
+    if fs::read("/proc/kallsyms").is_ok_and(|b| b.len() > 1 << 16) {
+        ops.push("/proc/kallsyms");
+    }
+    ops.extend([
+        "f0_4",
+        "/sys/kernel/mm/transparent_hugepage/enabled",
+        "f0_5",
+        "f0_6",
+    ]);
+    let ops: Vec<&str> = ops
+        .into_iter()
+        .filter(|o| !o.starts_with('/') || Path::new(o).exists())
+        .collect();
+    let ops = ops.join(" ");
+    for tool in ["md5sum", "sha256sum"] {
+        let cmd = format!("{tool} {ops}");
+        let ours = sh_in(d.path(), ".bin", &cmd, &[("MHASH_GNU_COMPAT", "9.1")]);
+        let theirs = if util::gnu_available(&format!(
+            "lanes_cli::files_with_no_size_among_lane_files_are_read_to_their_end ({tool}; compared with mhash's portable backend, files one at a time, instead)"
+        )) {
+            sh_in(d.path(), ".gnu", &cmd, &[])
+        } else {
+            sh_in(d.path(), ".bin", &cmd, &[("MHASH_BACKEND", "portable")])
+        };
+        assert_same(&ours, &theirs, &cmd);
+        assert_eq!(ours.code, Some(0), "{cmd}");
+        assert!(ours.text().contains("  /proc/version\n"), "{}", ours.text());
+    }
+}
+
 /// 1,000 files with missing names, a directory and an empty file among
 /// them, many more than one io_uring batch (16 opens) and than a thread
 /// hashes before it sets up a ring (256): what GNU prints, with every job

@@ -22,7 +22,7 @@ use crate::sched::Deliver;
 use std::cell::RefCell;
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::Path;
 
 thread_local! {
@@ -134,7 +134,10 @@ struct Feed {
     eof: bool,
     /// Bytes read so far.
     total: u64,
-    /// Its size when it was measured, if it is a regular file.
+    /// Its size, measured once a read filled the buffer (`u64::MAX`
+    /// where the input is not a regular file: a device, endless as far as
+    /// is known); `None` for a smaller input, read to the read that
+    /// returns 0.
     size: Option<u64>,
     first_read: bool,
     /// `O_NONBLOCK` was cleared after a read said EAGAIN: another EAGAIN
@@ -148,10 +151,13 @@ struct Feed {
 /// be had.
 ///
 /// Each input is opened without waiting (`O_NONBLOCK`: opening a FIFO
-/// must not wait for its writer while other lanes have work) and
-/// measured with `fstat`; a regular file takes a lane, anything else
-/// waits until the lanes are empty and their results delivered and
-/// flushed, and is then read alone ([`digest_alone`]).
+/// must not wait for its writer while other lanes have work) and read at
+/// offsets ([`read_at`], `pread`): an input that can be (a regular file, a
+/// block device) takes a lane; anything else (a FIFO or terminal, whose
+/// first read fails with `ESPIPE` and takes nothing from it), and an
+/// input whose first read fails, waits until the lanes are empty and
+/// their results delivered and flushed, and is then read alone
+/// ([`digest_alone`]), from its start.
 ///
 /// With `batches` on, the files are opened [`ring::MAX_OPENS`] at a time
 /// and closed in batches through io_uring (see [`Batches`]).
@@ -245,26 +251,32 @@ fn run_lanes(
                                 }
                             }
                         };
-                        match file.metadata() {
-                            Ok(m) if m.is_file() => {
-                                feeds[lane] = Some(Feed {
-                                    at,
-                                    file,
-                                    pos: 0,
-                                    end: 0,
-                                    eof: false,
-                                    total: 0,
-                                    size: Some(m.len()),
-                                    first_read: true,
-                                    unblocked: false,
-                                });
-                                lanes.start_message(lane);
-                            }
-                            _ => {
-                                alone = Some((at, file));
-                                break;
-                            }
+                        if !may_take_lane(&file) {
+                            alone = Some((at, file));
+                            break;
                         }
+                        let mut f = Feed {
+                            at,
+                            file,
+                            pos: 0,
+                            end: 0,
+                            eof: false,
+                            total: 0,
+                            size: None,
+                            first_read: true,
+                            unblocked: false,
+                        };
+                        // The first read also says what the input is: one
+                        // that cannot be read at an offset (a FIFO, a
+                        // terminal: ESPIPE), or whose first read fails, is
+                        // read alone, from its start (nothing was taken
+                        // from it), and reports its own error there.
+                        if fill(&mut f, bufs[lane]).is_err() {
+                            alone = Some((at, f.file));
+                            break;
+                        }
+                        feeds[lane] = Some(f);
+                        lanes.start_message(lane);
                     }
                     let f = feeds[lane].as_mut().expect("filled above");
                     match fill(f, bufs[lane]) {
@@ -628,14 +640,21 @@ fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
     f.pos = 0;
     let mut interrupted = 0;
     while f.end < 64 && !f.eof {
-        match f.file.read(&mut buf[f.end..]) {
+        match read_at(&f.file, &mut buf[f.end..], f.total) {
             Ok(0) => f.eof = true,
             Ok(n) => {
                 let asked = buf.len() - f.end;
                 // A first read that fills the buffer: a large file, worth
-                // the read-ahead hint (as the single-stream path gives it).
+                // the read-ahead hint (as the single-stream path gives it),
+                // and one system call to learn its size (the end is then
+                // known without a last read, and the lanes that finish
+                // meanwhile are written at once: FLUSH_BEHIND).
                 if f.first_read && n == asked {
                     super::advise_sequential(&f.file);
+                    f.size = Some(match f.file.metadata() {
+                        Ok(m) if m.is_file() => m.len(),
+                        _ => u64::MAX,
+                    });
                 }
                 f.first_read = false;
                 f.end += n;
@@ -662,6 +681,49 @@ fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Reads into `buf` from byte `offset` of `f`, leaving the file offset
+/// alone: `pread(2)` on Unix, which fails with `ESPIPE` on an input that
+/// cannot be read at an offset (a FIFO, a terminal) without taking
+/// anything from it, so that the first read of a lane is also the test of
+/// what the input is. For a 4 KiB file, `pread` and then the `pread` that
+/// returns 0 cost less than the `fstat` and one read they replace: 3.90
+/// against 4.12 µs per file for open, both calls and close (a C loop over
+/// 5,000 cached files, median of 30, 2-core AMD EPYC Zen 4 VM, Linux
+/// 6.18).
+///
+/// # Errors
+/// As `pread(2)` (`ESPIPE`, `EISDIR`, `EINTR`, `EIO`, ...).
+fn read_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_at(f, buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        std::os::windows::fs::FileExt::seek_read(f, buf, offset)
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        let _ = offset;
+        io::Read::read(&mut { f }, buf)
+    }
+}
+
+/// Whether `f` may be read in a lane before its first read has said so
+/// (see [`read_at`]): on Unix every input (the read tells), elsewhere a
+/// regular file only (`fstat`).
+fn may_take_lane(f: &File) -> bool {
+    #[cfg(unix)]
+    {
+        let _ = f;
+        true
+    }
+    #[cfg(not(unix))]
+    {
+        f.metadata().is_ok_and(|m| m.is_file())
+    }
 }
 
 /// Clears `O_NONBLOCK` on `f`: reads wait for data again.
