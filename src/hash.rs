@@ -176,21 +176,21 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     } else {
         None
     };
-    // The lane kernels are timed (where the run is large enough) by the
-    // first thread to reach its first batch, while the other threads are
-    // still starting; they wait here for the choice before their first
-    // batch. Timed before the scheduler, as it was, the timing (about
-    // 0.2 ms) and the start of the other threads (0.1-0.2 ms) came one
-    // after the other. The batch sizes come from the table's first
-    // choice (`lanes` above); a kernel chosen with fewer lanes refills
-    // its lanes within a batch.
-    let lane_choice = std::sync::Once::new();
     let window = jobs * sched::WINDOW_PER_JOB;
     // Several files at once in the lanes of a multi-buffer kernel, where
     // the algorithm has one here (see `io::lanes`); else one at a time
     // (lazily: each input is opened only when its turn comes).
     let lost = match lanes {
         Some(l) => {
+            // The lane kernels are timed (where the run is large enough) by the
+            // first thread to reach its first batch, while the other threads are
+            // still starting; they wait here for the choice before their first
+            // batch. Timed before the scheduler, as it was, the timing (about
+            // 0.2 ms) and the start of the other threads (0.1-0.2 ms) came one
+            // after the other. The batch sizes come from the table's first
+            // choice (`lanes` above); a kernel chosen with fewer lanes refills
+            // its lanes within a batch.
+            let lane_choice = std::sync::Once::new();
             let work = |ops: Vec<Operand>, buf: &mut ReadBuf, out: &mut dyn sched::Deliver<Res>| {
                 lane_choice.call_once(|| choose_lane_kernel(algo, (!expands).then_some(operands)));
                 // The files between standard-input operands go to the

@@ -293,7 +293,8 @@ fn files_with_no_size_among_lane_files_are_read_to_their_end() {
         "/dev/null",
         "f0_3",
     ];
-    // Larger than one read of 4 KiB where readable (root): hashed in chunks.
+    // Large (several reads; fstat says 0 once a read fills the buffer)
+    // where readable.
     if fs::read("/proc/kallsyms").is_ok_and(|b| b.len() > 1 << 16) {
         ops.push("/proc/kallsyms");
     }
