@@ -183,16 +183,20 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     let lost = match lanes {
         Some(l) => {
             // The lane kernels are timed (where the run is large enough) by the
-            // first thread to reach its first batch, while the other threads are
-            // still starting; they wait here for the choice before their first
-            // batch. Timed before the scheduler, as it was, the timing (about
-            // 0.2 ms) and the start of the other threads (0.1-0.2 ms) came one
-            // after the other. The batch sizes come from the table's first
-            // choice (`lanes` above); a kernel chosen with fewer lanes refills
-            // its lanes within a batch.
-            let lane_choice = std::sync::Once::new();
+            // first thread to reach its first batch, while the other threads
+            // start and hash their first batches with the table's first choice
+            // (each batch takes the kernel chosen when it starts: a digest does
+            // not depend on the kernel). Timed before the scheduler, as it was
+            // once, the timing (about 0.2 ms) and the threads' start came one
+            // after the other; with the others waiting for the choice, they
+            // idled 0.2 ms. The batch sizes come from the table's first choice
+            // (`lanes` above); a kernel chosen with fewer lanes refills its
+            // lanes within a batch.
+            let lane_choice = std::sync::atomic::AtomicBool::new(false);
             let work = |ops: Vec<Operand>, buf: &mut ReadBuf, out: &mut dyn sched::Deliver<Res>| {
-                lane_choice.call_once(|| choose_lane_kernel(algo, (!expands).then_some(operands)));
+                if !lane_choice.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    choose_lane_kernel(algo, (!expands).then_some(operands));
+                }
                 // The files between standard-input operands go to the
                 // lanes; each of those is read alone, in its place.
                 let mut from = 0;
@@ -217,7 +221,13 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
                 }
             };
             io::lanes::reserve_descriptors(jobs);
-            sched::run_ordered_batched(jobs, window, sched::Batching::lanes(l), producer, work, emit)
+            let batching = sched::Batching::lanes(l);
+            let batching = if expands {
+                batching
+            } else {
+                batching.with_total(operands)
+            };
+            sched::run_ordered_batched(jobs, window, batching, producer, work, emit)
         }
         None => {
             // One at a time: with one job, each result is written before
