@@ -708,7 +708,7 @@ mod tests {
         assert_eq!(b.claim(64, 0), 64);
         // 200 left, two threads: a quarter each, rounded up.
         assert_eq!(b.claim(64, 4800), 50);
-        // Never under `min` (16), nor more than is left to claim.
+        // Never under `min` (16), even with fewer left (the producer ends).
         assert_eq!(b.claim(64, 4990), 16);
         assert_eq!(Batching::lanes(16).claim(64, 4990), 64);
     }
