@@ -1,5 +1,6 @@
-//! Build script: two link options for a faster start of the binary
-//! (issue 17 part 4), each used only where the toolchain supports it.
+//! Build script: two link options and one linked import for a faster
+//! start of the binary (issue 17 part 4), each used only where the
+//! toolchain and C library support it.
 //!
 //! **Packed relative relocations.** A position-independent executable
 //! carries one relocation record per pointer in its read-only data
@@ -35,6 +36,11 @@
 //! keeps a stale list (names whose hash changed with the toolchain or
 //! `Cargo.lock`) quiet: LLD skips the names it does not find.
 //! `MHASH_NO_ORDER=1` turns it off.
+//!
+//! **glibc's CPUID copy linked.** Where a C program that calls glibc's
+//! `__x86_get_cpuid_feature_leaf` (glibc 2.33+) links and runs, the
+//! `mhash_glibc_cpuid_leaf` cfg makes src/algo/cpu.rs link it too, instead
+//! of looking it up with `dlsym` on first use.
 
 use std::env;
 use std::ffi::OsString;
@@ -50,6 +56,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=MHASH_NO_RELR");
     println!("cargo:rerun-if-env-changed=MHASH_NO_ORDER");
     println!("cargo:rerun-if-env-changed=CC");
+    println!("cargo::rustc-check-cfg=cfg(mhash_glibc_cpuid_leaf)");
     let var = |k: &str| env::var(k).unwrap_or_default();
     let native = var("TARGET") == var("HOST");
     if !native || var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
@@ -59,6 +66,9 @@ fn main() {
         return;
     };
     let off = |k: &str| env::var_os(k).is_some_and(|v| v == "1");
+    if matches!(var("CARGO_CFG_TARGET_ARCH").as_str(), "x86_64" | "x86") && probe_cpuid_leaf(&out) {
+        println!("cargo:rustc-cfg=mhash_glibc_cpuid_leaf");
+    }
     if !off("MHASH_NO_RELR") && probe_relr(&out) {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
     }
@@ -93,6 +103,26 @@ fn probe_relr(out: &Path) -> bool {
     succeeds_on(
         &mut cc,
         b"static const char *p = \"x\";\nint main(void) { return p[0] != 'x'; }\n",
+    ) && Command::new(&exe)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Links and runs a C program that calls glibc's
+/// `__x86_get_cpuid_feature_leaf` (glibc 2.33+); true when both succeed.
+/// Then src/algo/cpu.rs links the function instead of looking it up with
+/// `dlsym` at run time (about 8 us of `sha256sum /dev/null`).
+fn probe_cpuid_leaf(out: &Path) -> bool {
+    let exe = out.join("cpuid-leaf-probe");
+    let cc = env::var_os("CC").unwrap_or_else(|| "cc".into());
+    let mut cc = Command::new(cc);
+    cc.args(["-x", "c", "-", "-o"]).arg(&exe);
+    succeeds_on(
+        &mut cc,
+        b"extern const unsigned *__x86_get_cpuid_feature_leaf(unsigned);\n\
+          int main(void) { return __x86_get_cpuid_feature_leaf(0) == 0; }\n",
     ) && Command::new(&exe)
         .stdout(Stdio::null())
         .stderr(Stdio::null())

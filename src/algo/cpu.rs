@@ -89,30 +89,58 @@ mod detect {
         }
     }
 
+    /// `struct cpuid_feature`, `<bits/platform/x86.h>`: EAX, EBX, ECX,
+    /// EDX as CPUID returned them, then glibc's usable bits.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[repr(C)]
+    struct CpuidFeature {
+        cpuid: [u32; 4],
+        active: [u32; 4],
+    }
+
+    /// glibc's `const struct cpuid_feature *__x86_get_cpuid_feature_leaf
+    /// (unsigned int)` (GLIBC_2.33).
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    type LeafFn = unsafe extern "C" fn(u32) -> *const CpuidFeature;
+
+    // Linked, where build.rs found that this C library defines it: the
+    // loader binds it with the binary's other imports at start (a symbol
+    // among about 150 it resolves anyway), where `dlsym` cost about 8 us
+    // of `sha256sum /dev/null` (its own lookup from the binary's symbol
+    // table on, and glibc's lazily bound calls into the loader behind
+    // it; 2-core AMD EPYC Zen 4 VM, issue 17 part 4). The binary already
+    // needs GLIBC_2.34 symbols of std where it is built on such a glibc.
+    #[cfg(all(target_os = "linux", target_env = "gnu", mhash_glibc_cpuid_leaf))]
+    unsafe extern "C" {
+        fn __x86_get_cpuid_feature_leaf(leaf: u32) -> *const CpuidFeature;
+    }
+
+    /// glibc's CPUID leaf accessor: linked (build.rs's probe), else looked
+    /// up, so that a build on glibc < 2.33 still links and runs (then with
+    /// CPUID); `None` where this glibc has none.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    fn leaf_fn() -> Option<LeafFn> {
+        #[cfg(mhash_glibc_cpuid_leaf)]
+        {
+            Some(__x86_get_cpuid_feature_leaf)
+        }
+        #[cfg(not(mhash_glibc_cpuid_leaf))]
+        {
+            // SAFETY: dlsym with a NUL-terminated name; RTLD_DEFAULT
+            // searches the objects already loaded.
+            let sym = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"__x86_get_cpuid_feature_leaf".as_ptr()) };
+            // SAFETY: the symbol, where there is one, is glibc's
+            // `__x86_get_cpuid_feature_leaf` (see [`LeafFn`]).
+            (!sym.is_null()).then(|| unsafe { std::mem::transmute::<*mut libc::c_void, LeafFn>(sym) })
+        }
+    }
+
     /// The words from glibc's start-up CPUID copy, or `None` where this
     /// glibc has no `__x86_get_cpuid_feature_leaf` (before 2.33) or has
     /// not filled it in.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     fn from_glibc() -> Option<Words> {
-        /// `struct cpuid_feature`, `<bits/platform/x86.h>`: EAX, EBX,
-        /// ECX, EDX as CPUID returned them, then glibc's usable bits.
-        #[repr(C)]
-        struct CpuidFeature {
-            cpuid: [u32; 4],
-            active: [u32; 4],
-        }
-        type LeafFn = unsafe extern "C" fn(u32) -> *const CpuidFeature;
-        // Looked up, not linked: a build on glibc < 2.33 still links and
-        // runs (then with CPUID).
-        // SAFETY: dlsym with a NUL-terminated name; RTLD_DEFAULT searches
-        // the objects already loaded.
-        let sym = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"__x86_get_cpuid_feature_leaf".as_ptr()) };
-        if sym.is_null() {
-            return None;
-        }
-        // SAFETY: the symbol is glibc's `const struct cpuid_feature
-        // *__x86_get_cpuid_feature_leaf (unsigned int)`.
-        let leaf: LeafFn = unsafe { std::mem::transmute::<*mut libc::c_void, LeafFn>(sym) };
+        let leaf = leaf_fn()?;
         // SAFETY: glibc returns a pointer to static data for every index
         // (a zeroed entry past its table); CPUID_INDEX_1 = 0,
         // CPUID_INDEX_7 = 1.
