@@ -116,7 +116,11 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     };
     let mut stdin_operands = 0;
     // Output that cannot be written ends the run: no more inputs are
-    // taken (`--files-from -` without end into /dev/full stops).
+    // taken (`--files-from -` without end into /dev/full stops). Not
+    // under a GNU name: GNU 9.1 and 9.4 hash every operand and report
+    // the later ones' errors before "write error"; GNU 9.11's lines exit
+    // at the first failed write (`Console::set_exits_on_write_error`).
+    let stops_on_write_error = common.personality == Personality::Mhash;
     let output_failed = std::sync::atomic::AtomicBool::new(false);
     let producer = || {
         if output_failed.load(std::sync::atomic::Ordering::Relaxed) {
@@ -166,7 +170,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
         if !more {
             con.flush_now();
         }
-        if con.write_failed() {
+        if stops_on_write_error && con.write_failed() {
             output_failed.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     };

@@ -426,3 +426,41 @@ fn bench_reports_every_algorithm_asked_for() {
         .code(1);
     mhash(t.path()).args(["bench", "--bytes", "0"]).assert().code(1);
 }
+
+/// `-a` with BLAKE3 or BLAKE2b (whose untagged lines take any length, and
+/// base64) over a check file that mixes algorithms: a tagged line of an
+/// algorithm outside the list is improperly formatted, not read as an
+/// untagged line (`SHA1` as a 3-byte base64 digest of the file
+/// `(abc) = ...`). Digests: RFC 1321's MD5 and FIPS 180's SHA-1 of "abc",
+/// the BLAKE3 reference's.
+#[test]
+fn a_list_with_blake3_skips_other_algorithms_tagged_lines() {
+    let t = TempDir::new().unwrap();
+    let d = t.path();
+    fs::write(d.join("abc"), b"abc").unwrap();
+    fs::write(
+        d.join("CHECKSUMS"),
+        format!(
+            "MD5 (abc) = 900150983cd24fb0d6963f7d28e17f72\n\
+             SHA1 (abc) = a9993e364706816aba3e25717850c26c9cd0d89d\n\
+             BLAKE3 (abc) = {BLAKE3_ABC}\n"
+        ),
+    )
+    .unwrap();
+    mhash(d)
+        .args(["-a", "md5,blake3", "-c", "CHECKSUMS"])
+        .assert()
+        .success()
+        .stdout("abc: OK\nabc: OK (BLAKE3)\n")
+        .stderr(predicates::str::contains(
+            "WARNING: 1 line is improperly formatted",
+        ));
+    mhash(d)
+        .args(["-a", "blake3", "-c", "CHECKSUMS"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n")
+        .stderr(predicates::str::contains(
+            "WARNING: 2 lines are improperly formatted",
+        ));
+}

@@ -620,6 +620,53 @@ fn mmap_allocates_no_tmpfs_backing_store() {
     }
 }
 
+/// Also: under a GNU name (here as GNU 9.1), output that fails does not
+/// stop the run: every operand is hashed and every checksum line checked,
+/// so the errors and the summary count all of them, then `write error`
+/// (GNU 9.1's outcome; mhash used to stop reading at a failed write, after
+/// a varying number of lines).
+#[test]
+fn gnu_names_go_on_after_a_failed_write() {
+    let e = env();
+    let mut sums = String::new();
+    for _ in 0..50 {
+        // "abc"'s SHA-256 (FIPS 180-2, appendix B.1), a wrong digest, a
+        // missing file and a malformed line.
+        sums.push_str("junk\n");
+        sums.push_str("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  a\n");
+        sums.push_str(&format!("{:064}  a\n", 0));
+        sums.push_str(&format!("{:064}  nosuch\n", 0));
+    }
+    e.w("many", sums.as_bytes());
+    for _ in 0..3 {
+        let m = e.same("sha256sum -c many >/dev/full");
+        let err = err(&m);
+        assert_eq!(
+            err.matches("nosuch: No such file or directory").count(),
+            50,
+            "{err}"
+        );
+        assert!(
+            err.ends_with(
+                "sha256sum: WARNING: 50 lines are improperly formatted\n\
+                 sha256sum: WARNING: 50 listed files could not be read\n\
+                 sha256sum: WARNING: 50 computed checksums did NOT match\n\
+                 sha256sum: write error\n"
+            ),
+            "{err}"
+        );
+    }
+    let names: Vec<String> = (0..300).map(|i| format!("f{i:03}")).collect();
+    for n in &names {
+        e.w(n, n.as_bytes());
+    }
+    let m = e.same(&format!("sha256sum {} nosuch >/dev/full", names.join(" ")));
+    assert_eq!(
+        err(&m),
+        "sha256sum: nosuch: No such file or directory\nsha256sum: write error\n"
+    );
+}
+
 /// Also: an endless `--files-from -` into /dev/full stops at the first
 /// write error (`write error`, as GNU 9.1 words it; exit 1), one job or
 /// several, instead of reading names for ever.

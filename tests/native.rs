@@ -407,3 +407,20 @@ fn crc32b_debug_line_comes_for_every_file_summed() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), want);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// `-l` past 2^64 - 1 on mhash's own face is refused as too long, like
+/// any length over the algorithm's (it wrapped to 0, which meant the full
+/// 512-bit BLAKE2b digest, without a word).
+#[test]
+fn a_length_past_u64_is_refused() {
+    let t = TempDir::new().unwrap();
+    fs::write(t.path().join("a"), b"abc").unwrap();
+    for v in ["18446744073709551616", "99999999999999999999"] {
+        mhash(t.path())
+            .args(["-a", "blake2b", "-l", v, "a"])
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicates::str::contains(format!("invalid length: '{v}'")));
+    }
+}

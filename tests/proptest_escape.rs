@@ -54,6 +54,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
             lines_8_32: false,
             sha2_switch: false,
             family_tags: true,
+            other_tags_improper: false,
         };
     }
     let b2 = a.kind == AlgoKind::Blake2b;
@@ -72,6 +73,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
         lines_8_32: false,
         sha2_switch: false,
         family_tags: false,
+        other_tags_improper: false,
     }
 }
 

@@ -154,6 +154,12 @@ pub struct Expect {
     /// name (its algorithm is then not `sha2`, so GNU's split_3 finds the
     /// tag's algorithm another one: no properly formatted lines).
     pub family_tags: bool,
+    /// mhash's own face: a line tagged for an algorithm outside
+    /// [`Expect::tag_kinds`] (`SHA1 (f) = ...` under `-a md5,blake3`) is
+    /// improperly formatted, never read again as an untagged line (GNU
+    /// cksum 9.11's `-a blake2b -c` takes `SHA1` for a base64 BLAKE2b-24
+    /// digest of the file `(f) = ...`; its personalities keep that).
+    pub other_tags_improper: bool,
 }
 
 /// Per-checksum-file parser state.
@@ -190,6 +196,33 @@ fn truncatable(kind: AlgoKind) -> bool {
 
 fn is_white(b: u8) -> bool {
     b == b' ' || b == b'\t'
+}
+
+/// True when `s` begins as a BSD tagged line of some algorithm mhash
+/// knows: its tag (or a `SHA2`/`SHA3` family tag), an optional `-LENGTH`,
+/// an optional space, then `(` ([`Expect::other_tags_improper`]).
+fn tagged_for_any(s: &[u8]) -> bool {
+    let tags = AlgoKind::ALL
+        .into_iter()
+        .filter_map(AlgoKind::tag)
+        .chain(["SHA2", "SHA3"]);
+    tags.into_iter().any(|tag| {
+        let Some(rest) = s.strip_prefix(tag.as_bytes()) else {
+            return false;
+        };
+        let rest = match rest.strip_prefix(b"-") {
+            Some(r) => {
+                let digits = r.iter().take_while(|b| b.is_ascii_digit()).count();
+                if digits == 0 {
+                    return false;
+                }
+                &r[digits..]
+            }
+            None => rest,
+        };
+        let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+        rest.first() == Some(&b'(')
+    })
 }
 
 /// Decodes exactly `len` bytes from `text`: hex (either case) of `2*len`
@@ -483,6 +516,9 @@ impl Parser {
             }
             return self.bsd_split(&s[j + 1..], algo, digest_len, escaped);
         }
+        if self.expect.other_tags_improper && tagged_for_any(&s[i..]) {
+            return Err(LineError::Malformed);
+        }
         self.untagged(s, i, escaped)
     }
 
@@ -750,6 +786,7 @@ mod tests {
                 short_lines: true,
                 length_needs_digit: true,
                 family_tags: true,
+                other_tags_improper: false,
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
@@ -813,6 +850,7 @@ mod tests {
                 short_lines: false,
                 length_needs_digit: true,
                 family_tags: true,
+                other_tags_improper: false,
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
@@ -888,6 +926,7 @@ mod tests {
                 short_lines: true,
                 length_needs_digit: true,
                 family_tags: true,
+                other_tags_improper: false,
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,

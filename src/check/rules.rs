@@ -118,6 +118,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             lines_8_32: job.lines_8_32,
             sha2_switch: false,
             family_tags: false,
+            other_tags_improper: false,
         };
     }
     let native = job.dialect == Dialect::Native;
@@ -147,6 +148,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         lines_8_32: job.lines_8_32,
         sha2_switch: job.dialect == Dialect::Cksum && job.family_name == Some("SHA2"),
         family_tags: !(job.dialect == Dialect::Cksum && job.algo.is_some() && job.family_name.is_none()),
+        other_tags_improper: native,
     }
 }
 

@@ -287,7 +287,9 @@ fn replay(p: Personality, opts: &[Opt], gnu_9_11: bool) -> Typed {
                 let n = if gnu_9_11 {
                     super::parse_length_9_11(v).unwrap_or(0)
                 } else {
-                    parse_length(v).unwrap_or(0)
+                    // Past u64::MAX: too long for every algorithm (a value
+                    // that wrapped to 0 meant the full length, silently).
+                    parse_length(v).unwrap_or_else(|overflow| if overflow { u64::MAX } else { 0 })
                 };
                 t.length = Some((n, v.clone()));
             }
