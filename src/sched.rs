@@ -311,12 +311,17 @@ where
         0
     };
     let window = window.max(jobs).max(batches_room);
+    // Room for the whole window where memory allows; under a tight
+    // `ulimit -v` the slots grow as they are used instead (a window of
+    // 384 results took 672 KiB at once and aborted the run).
+    let mut slots = VecDeque::new();
+    let _ = slots.try_reserve(window);
     let state = Mutex::new(State {
         producer,
         exhausted: false,
         produced: 0,
         emitted: 0,
-        slots: VecDeque::with_capacity(window),
+        slots,
         emitting: false,
         waiting: 0,
         _w: std::marker::PhantomData,

@@ -59,9 +59,28 @@ pub const POOL_MAX: usize = 64;
 static POOL: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
 
 impl Default for ReadBuf {
+    /// A buffer of [`read_size`] bytes; under an address-space limit
+    /// (`ulimit -v`) at most a quarter of what is left, and where the
+    /// allocation fails, a smaller one, halved down to 4 KiB (reads are
+    /// then shorter, nothing else changes): `sha256sum FILE` under `ulimit
+    /// -v 8500` aborted on its 260 KiB buffer where GNU's 32 KiB fit.
     fn default() -> Self {
-        let len = read_size();
-        ReadBuf::pooled(len).unwrap_or_else(|| ReadBuf::aligned(vec![0u8; len + 4096]))
+        // Under `ulimit -v`, at most a quarter of the address space left.
+        let len = match crate::sched::address_space_left() {
+            Some(left) => read_size().min((left / 4 / 4096 * 4096).max(4096)),
+            None => read_size(),
+        };
+        if let Some(b) = ReadBuf::try_with_len(len) {
+            return b;
+        }
+        let mut smaller = len / 2 / 4096 * 4096;
+        while smaller >= 4096 {
+            if let Some(b) = ReadBuf::fresh(smaller) {
+                return b;
+            }
+            smaller = smaller / 2 / 4096 * 4096;
+        }
+        ReadBuf::aligned(vec![0u8; 4096 + 4096])
     }
 }
 
