@@ -202,11 +202,11 @@ fn is_white(b: u8) -> bool {
 /// knows: its tag (or a `SHA2`/`SHA3` family tag), an optional `-LENGTH`,
 /// an optional space, then `(` ([`Expect::other_tags_improper`]).
 fn tagged_for_any(s: &[u8]) -> bool {
-    let tags = AlgoKind::ALL
+    let mut tags = AlgoKind::ALL
         .into_iter()
         .filter_map(AlgoKind::tag)
         .chain(["SHA2", "SHA3"]);
-    tags.into_iter().any(|tag| {
+    tags.any(|tag| {
         let Some(rest) = s.strip_prefix(tag.as_bytes()) else {
             return false;
         };

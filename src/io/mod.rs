@@ -65,22 +65,19 @@ impl Default for ReadBuf {
     /// then shorter, nothing else changes): `sha256sum FILE` under `ulimit
     /// -v 8500` aborted on its 260 KiB buffer where GNU's 32 KiB fit.
     fn default() -> Self {
-        // Under `ulimit -v`, at most a quarter of the address space left.
-        let len = match crate::sched::address_space_left() {
+        let mut len = match crate::sched::address_space_left() {
             Some(left) => read_size().min((left / 4 / 4096 * 4096).max(4096)),
             None => read_size(),
         };
-        if let Some(b) = ReadBuf::try_with_len(len) {
-            return b;
-        }
-        let mut smaller = len / 2 / 4096 * 4096;
-        while smaller >= 4096 {
-            if let Some(b) = ReadBuf::fresh(smaller) {
+        loop {
+            if let Some(b) = ReadBuf::try_with_len(len) {
                 return b;
             }
-            smaller = smaller / 2 / 4096 * 4096;
+            if len <= 4096 {
+                return ReadBuf::aligned(vec![0u8; len + 4096]);
+            }
+            len = (len / 2 / 4096 * 4096).max(4096);
         }
-        ReadBuf::aligned(vec![0u8; 4096 + 4096])
     }
 }
 
