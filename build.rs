@@ -1,6 +1,6 @@
-//! Build script: two link options and one linked import for a faster
-//! start of the binary (issue 17 part 4), each used only where the
-//! toolchain and C library support it.
+//! Build script: link options and one linked import for a faster start
+//! of the binary, each used only where the toolchain and C library
+//! support it (on Windows through MinGW: the image's file alignment).
 //!
 //! **Packed relative relocations.** A position-independent executable
 //! carries one relocation record per pointer in its read-only data
@@ -58,6 +58,14 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CC");
     println!("cargo::rustc-check-cfg=cfg(mhash_glibc_cpuid_leaf)");
     let var = |k: &str| env::var(k).unwrap_or_default();
+    // Windows through MinGW's ld: sections aligned in the file as in
+    // memory (4 KiB, not ld's 512 bytes), so that the loader can map the
+    // image's pages instead of copying it whole: Wine copies a 512-byte
+    // aligned image at every start (mhash.exe under Wine 8, 2-vCPU Xeon
+    // VM: 31.3 -> 26.7 ms for `mhash.exe --version`, 21 interleaved rounds).
+    if var("CARGO_CFG_TARGET_OS") == "windows" && var("CARGO_CFG_TARGET_ENV") == "gnu" {
+        println!("cargo:rustc-link-arg-bins=-Wl,--file-alignment,4096");
+    }
     let native = var("TARGET") == var("HOST");
     if !native || var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
         return;

@@ -353,20 +353,23 @@ fn emit_one(
 fn opened(r: &std::io::Result<Digested>) -> bool {
     match r {
         Ok(_) => true,
-        Err(e) => !matches!(
-            e.raw_os_error(),
-            Some(
-                libc::ENOENT
-                    | libc::EACCES
-                    | libc::EPERM
-                    | libc::ENOTDIR
-                    | libc::ELOOP
-                    | libc::ENAMETOOLONG
-                    | libc::ENXIO
-                    | libc::EMFILE
-                    | libc::ENFILE
+        Err(e) => {
+            use crate::os::ErrorClass::*;
+            !matches!(
+                crate::os::ErrorClass::of(e),
+                Some(
+                    NotFound
+                        | PermissionDenied
+                        | NotPermitted
+                        | NotADirectory
+                        | Loop
+                        | NameTooLong
+                        | NoDevice
+                        | TooManyOpenFiles
+                        | FileTableFull
+                )
             )
-        ),
+        }
     }
 }
 

@@ -15,7 +15,9 @@ pub fn link_names() -> impl Iterator<Item = &'static str> {
     crate::config::Personality::GNU.iter().map(|(_, name)| *name)
 }
 
-/// Whether `link` already is a link to `exe`.
+/// Whether `link` already is a link to `exe`: on Unix a symbolic link
+/// that resolves to it; on Windows a hard link to it, or a copy of it
+/// (the same bytes), as [`make_link`] makes them.
 fn links_to(link: &Path, exe: &Path) -> bool {
     #[cfg(unix)]
     {
@@ -29,18 +31,17 @@ fn links_to(link: &Path, exe: &Path) -> bool {
     }
     #[cfg(not(unix))]
     {
-        same_file(link, exe)
+        crate::os::same_file(link, exe)
+            || match (std::fs::read(link), std::fs::read(exe)) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            }
     }
 }
 
-#[cfg(not(unix))]
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    }
-}
-
+/// Makes `link` answer as `exe`: a symbolic link on Unix; on Windows a
+/// hard link (symbolic links need a privilege there), else a copy (another
+/// volume, a file system without hard links).
 fn make_link(exe: &Path, link: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     {
@@ -48,7 +49,7 @@ fn make_link(exe: &Path, link: &Path) -> std::io::Result<()> {
     }
     #[cfg(not(unix))]
     {
-        std::fs::hard_link(exe, link)
+        std::fs::hard_link(exe, link).or_else(|_| std::fs::copy(exe, link).map(|_| ()))
     }
 }
 
@@ -56,7 +57,8 @@ fn make_link(exe: &Path, link: &Path) -> std::io::Result<()> {
 /// `DIR/NAME -> BINARY` for each one made. Returns true on success.
 pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
     let exe = match std::env::current_exe().and_then(std::fs::canonicalize) {
-        Ok(p) => p,
+        // Windows' canonical form is verbatim (`\\?\C:\...`): shown plain.
+        Ok(p) => crate::os::display_path(&p),
         Err(e) => {
             con.error_io(b"cannot locate the running binary", &e);
             return false;

@@ -28,24 +28,29 @@
 //! Lower modules never reach up: `algo` sees bytes only, `sched` knows no
 //! files, `io` no formats, `report` no scheduling.
 //!
+//! Platform crates: only `os` names `libc`, `windows_sys` and `io_uring`
+//! (the shape of std's `sys`: every other module asks `os`, which words
+//! errors as GNU does on every OS); `scripts/check-layers` fails CI on a
+//! use anywhere else.
+//!
 //! ```text
-//! main     -> cli, app, config, env, report, text, algo
-//! cli      -> config, env, algo, bench, error, text, walk
+//! main     -> cli, app, config, env, report, text, algo, os
+//! cli      -> config, env, algo, bench, error, text, walk, os
 //! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress
 //! hash     -> io, sched, report, algo, config, walk, text, os, tree
 //! check    -> io, sched, report, algo, config, walk, text, os, sig
 //! install  -> report, config, os, text
 //! report   -> config, algo, progress, text, os
 //! bench    -> algo, error, text
-//! config   -> algo, walk, bench
-//! progress -> config
+//! config   -> algo, walk, bench, os
+//! progress -> config, os
 //! io       -> algo, sched, config, progress, os
 //! walk     -> os
 //! tree     -> algo, config, os
 //! sched    -> os
 //! sig      -> os
 //! text     -> os
-//! algo     ->
+//! algo     -> os
 //! env      ->
 //! error    ->
 //! os       ->

@@ -33,8 +33,13 @@ pub extern "C" fn pow(x: f64, y: f64) -> f64 {
 }
 use std::ffi::OsString;
 
-fn real_main(args: Vec<OsString>) -> i32 {
+fn real_main(mut args: Vec<OsString>) -> i32 {
     let argv0 = args.first().cloned().unwrap_or_default();
+    // Windows: messages name `sha256sum`, not `C:\tools\sha256sum.exe`.
+    if let Some(first) = args.first_mut() {
+        *first = mhash::os::program_name(first);
+    }
+    let shown = args.first().cloned().unwrap_or_default();
     let env = Env::from_process();
     mhash::algo::cpu::configure(env.backend.as_deref(), env.glibc_tunables.as_deref());
     mhash::algo::calibrate::configure(env.calibrate.as_deref());
@@ -45,7 +50,7 @@ fn real_main(args: Vec<OsString>) -> i32 {
             mhash::app::run(cfg, &mut con)
         }
         Err(e) => {
-            let prog = mhash::text::lossless(&argv0);
+            let prog = mhash::text::lossless(&shown);
             let compat = mhash::config::GnuCompat::from_value(env.gnu_compat.as_deref())
                 .unwrap_or(mhash::config::GnuCompat::V9_11);
             cli::report_error(&e, &prog, &cli::message_prog(p, &prog, compat))
@@ -55,7 +60,7 @@ fn real_main(args: Vec<OsString>) -> i32 {
 
 #[cfg(unix)]
 #[unsafe(no_mangle)]
-extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
+extern "C" fn main(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
     use std::os::unix::ffi::OsStringExt;
     // SIGPIPE keeps the parent's disposition, as in GNU (see the top).
     let args = (0..argc.max(0) as usize)
@@ -73,5 +78,6 @@ extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc:
 
 #[cfg(not(unix))]
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(real_main(std::env::args_os().collect()) as u8)
+    // Wildcards expanded here (cmd.exe and PowerShell leave them to us).
+    std::process::ExitCode::from(real_main(mhash::os::args()) as u8)
 }

@@ -175,47 +175,12 @@ impl Progress {
     }
 }
 
-/// Once a bar shows: SIGINT and SIGTERM (where they would kill the
-/// process) first clear the bar's line (`CR`, erase line), then kill it as
-/// before, so that an interrupted run leaves the terminal clean.
+/// Once a bar shows: an interrupt that would end the process (SIGINT and
+/// SIGTERM; Ctrl-C at a Windows console) first clears the bar's line
+/// (`CR`, erase line), then ends it as before, so that an interrupted run
+/// leaves the terminal clean.
 fn clear_on_interrupt() {
-    #[cfg(unix)]
-    {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            for sig in [libc::SIGINT, libc::SIGTERM] {
-                // SAFETY: sigaction with a null new action only reads the
-                // current one into `old`; the handler installed after is
-                // async-signal-safe (write, signal, raise).
-                unsafe {
-                    let mut old: libc::sigaction = std::mem::zeroed();
-                    if libc::sigaction(sig, std::ptr::null(), &mut old) != 0
-                        || old.sa_sigaction != libc::SIG_DFL
-                    {
-                        // Ignored (a background job) or handled: leave it.
-                        continue;
-                    }
-                    let mut new: libc::sigaction = std::mem::zeroed();
-                    new.sa_sigaction = on_interrupt as *const () as libc::sighandler_t;
-                    libc::sigemptyset(&mut new.sa_mask);
-                    new.sa_flags = libc::SA_RESETHAND;
-                    libc::sigaction(sig, &new, std::ptr::null_mut());
-                }
-            }
-        });
-    }
-}
-
-#[cfg(unix)]
-extern "C" fn on_interrupt(sig: libc::c_int) {
-    const CLEAR: &[u8] = b"\r\x1b[2K";
-    // SAFETY: write(2), signal(2) and raise(3) are async-signal-safe; the
-    // default action (restored by SA_RESETHAND) then ends the process.
-    unsafe {
-        libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
-        libc::signal(sig, libc::SIG_DFL);
-        libc::raise(sig);
-    }
+    crate::os::clear_on_interrupt(b"\r\x1b[2K");
 }
 
 /// `shown` as text for the bar: invalid UTF-8 replaced, every control

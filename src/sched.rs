@@ -426,47 +426,7 @@ pub const MEMORY_RESERVE: usize = 8 << 20;
 /// (`/proc/self/statm`; 0 when that cannot be read); `None` when there is
 /// no limit.
 pub fn address_space_left() -> Option<usize> {
-    #[cfg(target_os = "linux")]
-    {
-        let mut lim = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit writes into `lim` only.
-        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0 || lim.rlim_cur == libc::RLIM_INFINITY {
-            return None;
-        }
-        limit_arenas();
-        // Unreadable (descriptors exhausted: `ulimit -n` too): count
-        // nothing as free, so that nothing more is started.
-        let Some(pages) = std::fs::read_to_string("/proc/self/statm")
-            .ok()
-            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        else {
-            return Some(0);
-        };
-        // SAFETY: sysconf has no side effects.
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
-        let used = pages.saturating_mul(page);
-        Some(usize::try_from(lim.rlim_cur.saturating_sub(used)).unwrap_or(usize::MAX))
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        None
-    }
-}
-
-/// Under an address-space limit, one malloc arena for every thread
-/// (glibc reserves 64 MiB of address space per extra arena).
-fn limit_arenas() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        // SAFETY: mallopt only changes the allocator's tuning.
-        ONCE.call_once(|| unsafe {
-            libc::mallopt(libc::M_ARENA_MAX, 1);
-        });
-    }
+    crate::os::address_space_left()
 }
 
 /// True when `bytes` more of address space can be had and

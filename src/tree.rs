@@ -242,16 +242,7 @@ impl Nar<'_> {
 
 /// Nix's rule: executable when the owner may execute (`S_IXUSR`).
 fn is_executable(meta: &std::fs::Metadata) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        meta.permissions().mode() & 0o100 != 0
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = meta;
-        false
-    }
+    crate::os::is_executable(meta)
 }
 
 /// The SHA-256 of the NAR serialisation of `path` (`nix hash path PATH`,

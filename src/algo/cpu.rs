@@ -126,12 +126,10 @@ mod detect {
         }
         #[cfg(not(mhash_glibc_cpuid_leaf))]
         {
-            // SAFETY: dlsym with a NUL-terminated name; RTLD_DEFAULT
-            // searches the objects already loaded.
-            let sym = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"__x86_get_cpuid_feature_leaf".as_ptr()) };
+            let sym = crate::os::c_symbol(c"__x86_get_cpuid_feature_leaf");
             // SAFETY: the symbol, where there is one, is glibc's
             // `__x86_get_cpuid_feature_leaf` (see [`LeafFn`]).
-            (!sym.is_null()).then(|| unsafe { std::mem::transmute::<*mut libc::c_void, LeafFn>(sym) })
+            (!sym.is_null()).then(|| unsafe { std::mem::transmute::<*const std::ffi::c_void, LeafFn>(sym) })
         }
     }
 

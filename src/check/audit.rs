@@ -152,16 +152,7 @@ pub(super) fn hint(con: &mut crate::report::Console, counts: &AuditCounts, dir: 
 
 /// A file's device and inode number (none where the platform has none).
 fn file_id(m: &std::fs::Metadata) -> Option<(u64, u64)> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        Some((m.dev(), m.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = m;
-        None
-    }
+    crate::os::file_id(m)
 }
 
 /// `name` as the walk would spell it: empty and `.` components dropped

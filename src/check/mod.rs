@@ -72,7 +72,7 @@ pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
             if m.is_dir() {
                 Ok(())
             } else {
-                Err(std::io::Error::from_raw_os_error(libc::ENOTDIR))
+                Err(crate::os::ErrorClass::NotADirectory.error())
             }
         }) {
             con.error_io(&crate::os::os_bytes(dir), &e);
@@ -1028,7 +1028,7 @@ impl Outcomes<'_> {
                     ..
                 } = listed;
                 if self.job.debug
-                    && !matches!(&result, Err(e) if self.job.ignore_missing && e.kind() == std::io::ErrorKind::NotFound)
+                    && !matches!(&result, Err(e) if self.job.ignore_missing && crate::os::ErrorClass::of(e) == Some(crate::os::ErrorClass::NotFound))
                 {
                     let mut msg = quote::quotef(self.display);
                     msg.extend_from_slice(format!(": {line}: ").as_bytes());
@@ -1044,7 +1044,9 @@ impl Outcomes<'_> {
                     con.error_msg(&msg);
                 }
                 match result {
-                    Err(e) if self.job.ignore_missing && e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e)
+                        if self.job.ignore_missing
+                            && crate::os::ErrorClass::of(&e) == Some(crate::os::ErrorClass::NotFound) => {}
                     Err(e) => {
                         if self.audit {
                             self.counts.add(Category::of(&Verdict::Unreadable(&e)));

@@ -714,7 +714,9 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
         algos,
         format: Format {
             style: if tagged { Style::Tagged } else { Style::Untagged },
-            binary: t.binary == Some(true),
+            // GNU built with O_BINARY (MSYS2, Git for Windows) marks
+            // every line `*` unless told `-t`.
+            binary: t.binary.unwrap_or(p.is_gnu() && crate::os::BINARY_BY_DEFAULT),
             zero: t.zero,
             escape_cr: !(common.compat.is_8_32() && p.is_gnu()),
             encoding,

@@ -50,14 +50,29 @@ impl Personality {
     /// Chooses the personality from `argv[0]`: its base name with any `.exe`
     /// stripped, matched exactly, else by the longest GNU name it ends with
     /// (`gsha256sum`, `x86_64-sha256sum`; `sum` only as `gsum` or `X-sum`);
-    /// anything else is `mhash`.
+    /// anything else is `mhash`. Where file names are case-insensitive
+    /// (Windows, macOS: [`crate::os::CASE_INSENSITIVE_NAMES`]) the name is
+    /// matched without regard to ASCII case, so that `MD5SUM.EXE`, or
+    /// `MD5SUM` typed at cmd.exe, is `md5sum` and never the native face's
+    /// SHA-256; elsewhere `MD5SUM` is another program, as on Linux.
     pub fn from_argv0(argv0: &std::ffi::OsStr) -> Personality {
-        let path = std::path::Path::new(argv0);
-        let base = path
-            .file_name()
-            .map(|b| b.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let base = base.strip_suffix(".exe").unwrap_or(&base);
+        Self::from_name(argv0, crate::os::CASE_INSENSITIVE_NAMES)
+    }
+
+    /// [`Personality::from_argv0`] with the case rule given:
+    /// `fold_case` matches names without regard to ASCII case.
+    pub fn from_name(argv0: &std::ffi::OsStr, fold_case: bool) -> Personality {
+        // Both separators: a Windows path arrives with `\`, and a name
+        // given by a Unix shell on Windows (MSYS2) with `/`.
+        let whole = argv0.to_string_lossy();
+        let mut base = whole.rsplit(['/', '\\']).next().unwrap_or_default().to_string();
+        if fold_case {
+            base.make_ascii_lowercase();
+        }
+        if base.len() > 4 && base[base.len() - 4..].eq_ignore_ascii_case(".exe") {
+            base.truncate(base.len() - 4);
+        }
+        let base = base.as_str();
         if let Some((p, _)) = Self::GNU.iter().find(|(_, n)| *n == base) {
             return *p;
         }
@@ -157,6 +172,28 @@ mod tests {
         assert_eq!(
             Personality::from_argv0(OsStr::new("/usr/local/bin/b3sum")),
             Personality::B3sum
+        );
+    }
+
+    #[test]
+    fn names_fold_case_where_file_names_do() {
+        for (name, fold, want) in [
+            ("MD5SUM.EXE", true, Personality::Md5sum),
+            ("C:\\Tools\\Sha256Sum.Exe", true, Personality::Sha256sum),
+            ("B2SUM", true, Personality::B2sum),
+            ("MD5SUM", false, Personality::Mhash),
+            ("md5sum.EXE", false, Personality::Md5sum),
+            ("C:\\tools\\md5sum.exe", false, Personality::Md5sum),
+        ] {
+            assert_eq!(
+                Personality::from_name(OsStr::new(name), fold),
+                want,
+                "{name} {fold}"
+            );
+        }
+        assert_eq!(
+            Personality::from_argv0(OsStr::new("MD5SUM")) == Personality::Md5sum,
+            cfg!(any(windows, target_os = "macos"))
         );
     }
 }

@@ -11,13 +11,13 @@
 //! kept per thread), [`super::read_size`] bytes each, whatever the file
 //! sizes.
 
-#[cfg(target_os = "linux")]
-use super::ring;
 use super::{Digested, InputOpts, ReadBuf, mapped};
 use crate::algo::Algorithm;
 use crate::algo::lanes::{LaneInput, Lanes, MAX_LANES, lane_kernel};
 use crate::config::IoMode;
 use crate::os::Input;
+#[cfg(target_os = "linux")]
+use crate::os::ring;
 use crate::sched::Deliver;
 use std::cell::RefCell;
 use std::ffi::OsStr;
@@ -617,7 +617,7 @@ fn ring_batch(
 fn ring_may_use() -> bool {
     #[cfg(target_os = "linux")]
     {
-        super::ring::may_use()
+        ring::may_use()
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -650,7 +650,7 @@ fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
                 // known without a last read, and the lanes that finish
                 // meanwhile are written at once: FLUSH_BEHIND).
                 if f.first_read && n == asked {
-                    super::advise_sequential(&f.file);
+                    crate::os::advise_sequential(&f.file);
                     f.size = Some(match f.file.metadata() {
                         Ok(m) if m.is_file() => m.len(),
                         _ => u64::MAX,
@@ -683,64 +683,31 @@ fn fill(f: &mut Feed, buf: &mut [u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Reads into `buf` from byte `offset` of `f`, leaving the file offset
-/// alone: `pread(2)` on Unix, which fails with `ESPIPE` on an input that
-/// cannot be read at an offset (a FIFO, a terminal) without taking
-/// anything from it, so that the first read of a lane is also the test of
-/// what the input is. For a 4 KiB file, `pread` and then the `pread` that
-/// returns 0 cost less than the `fstat` and one read they replace: 3.90
-/// against 4.12 µs per file for open, both calls and close (a C loop over
-/// 5,000 cached files, median of 30, 2-core AMD EPYC Zen 4 VM, Linux
-/// 6.18).
+/// Reads into `buf` from byte `offset` of `f` ([`crate::os::read_at`]:
+/// `pread(2)` on Unix, which fails with `ESPIPE` on an input that cannot
+/// be read at an offset, a FIFO or a terminal, without taking anything
+/// from it, so that the first read of a lane is also the test of what the
+/// input is). For a 4 KiB file, `pread` and then the `pread` that returns
+/// 0 cost less than the `fstat` and one read they replace: 3.90 against
+/// 4.12 µs per file for open, both calls and close (a C loop over 5,000
+/// cached files, median of 30, 2-core AMD EPYC Zen 4 VM, Linux 6.18).
 ///
 /// # Errors
 /// As `pread(2)` (`ESPIPE`, `EISDIR`, `EINTR`, `EIO`, ...).
 fn read_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    #[cfg(unix)]
-    {
-        std::os::unix::fs::FileExt::read_at(f, buf, offset)
-    }
-    #[cfg(windows)]
-    {
-        std::os::windows::fs::FileExt::seek_read(f, buf, offset)
-    }
-    #[cfg(not(any(unix, windows)))]
-    {
-        let _ = offset;
-        io::Read::read(&mut { f }, buf)
-    }
+    crate::os::read_at(f, buf, offset)
 }
 
 /// Whether `f` may be read in a lane before its first read has said so
-/// (see [`read_at`]): on Unix every input (the read tells), elsewhere a
-/// regular file only (`fstat`).
+/// (see [`read_at`]): on Unix every input (the read tells), on Windows a
+/// file on a disk ([`crate::os::is_disk_file`]).
 fn may_take_lane(f: &File) -> bool {
-    #[cfg(unix)]
-    {
-        let _ = f;
-        true
-    }
-    #[cfg(not(unix))]
-    {
-        f.metadata().is_ok_and(|m| m.is_file())
-    }
+    crate::os::READ_AT_TELLS_KIND || crate::os::is_disk_file(f)
 }
 
 /// Clears `O_NONBLOCK` on `f`: reads wait for data again.
 fn set_blocking(f: &File) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        let fd = super::raw_fd(f);
-        // SAFETY: fcntl on a descriptor `f` owns; no memory is passed.
-        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-        // SAFETY: as above.
-        if flags == -1 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } == -1 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = f;
-    Ok(())
+    crate::os::set_blocking(f)
 }
 
 /// Hashes a non-regular input (FIFO, device, directory) opened by
@@ -759,28 +726,8 @@ fn digest_alone(file: Input, algo: Algorithm, buf: &mut [u8]) -> io::Result<Dige
 
 fn read_alone(file: &mut File, algo: Algorithm, buf: &mut [u8]) -> io::Result<Digested> {
     set_blocking(file)?;
-    #[cfg(unix)]
-    if file.metadata().is_ok_and(|m| {
-        use std::os::unix::fs::FileTypeExt;
-        m.file_type().is_fifo()
-    }) {
-        let mut p = libc::pollfd {
-            fd: super::raw_fd(file),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: one valid pollfd; no timeout. A FIFO with no writer yet
-        // reports nothing until one writes or closes (Linux: POLLHUP only
-        // once a writer has been and gone).
-        let mut tries = 0;
-        while unsafe { libc::poll(&mut p, 1, -1) } == -1 {
-            let e = io::Error::last_os_error();
-            if e.kind() != io::ErrorKind::Interrupted || tries == super::MAX_EINTR {
-                return Err(e);
-            }
-            tries += 1;
-        }
-    }
+    // A FIFO with no writer yet: wait until one writes or comes and goes.
+    crate::os::wait_if_fifo(file, super::MAX_EINTR)?;
     let mut hasher = algo.hasher();
     let mut total = 0u64;
     loop {

@@ -104,7 +104,10 @@ const PARALLEL_MAP_MIN: u64 = 16 << 20;
 /// as one tree hash on several threads (the caller knows the threads are
 /// there): BLAKE3 files of at least [`PARALLEL_MAP_MIN`] bytes.
 pub fn should_map_tree(mode: IoMode, algo: Algorithm, size: u64) -> bool {
-    guard::supported() && mode == IoMode::Auto && algo.kind == AlgoKind::Blake3 && size >= PARALLEL_MAP_MIN
+    crate::os::map_guard::supported()
+        && mode == IoMode::Auto
+        && algo.kind == AlgoKind::Blake3
+        && size >= PARALLEL_MAP_MIN
 }
 
 /// Smallest file (bytes) that `auto` maps: 1 MiB. Below it the map, populate
@@ -129,37 +132,12 @@ pub fn should_map(mode: IoMode, algo: Algorithm, size: u64) -> bool {
 /// Whether a file hashed with `algo` could be mapped in `mode`, whatever
 /// its size (when not, its size need not be asked for).
 pub fn may_map(mode: IoMode, algo: Algorithm) -> bool {
-    guard::supported()
+    crate::os::map_guard::supported()
         && match mode {
             IoMode::Read => false,
             IoMode::Mmap => true,
             IoMode::Auto => AUTO_MAP_KINDS.contains(&algo.kind),
         }
-}
-
-/// True when `file` lives on a file system whose backing store is memory
-/// (tmpfs, ramfs, hugetlbfs), where mapping it could allocate its holes.
-fn in_memory_fs(file: &File) -> bool {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: fstatfs writes only into `st`.
-        let mut st: libc::statfs = unsafe { std::mem::zeroed() };
-        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut st) } != 0 {
-            return false;
-        }
-        const TMPFS_MAGIC: i64 = 0x0102_1994;
-        const RAMFS_MAGIC: i64 = 0x8584_58f6;
-        const HUGETLBFS_MAGIC: i64 = 0x9584_58f6;
-        #[allow(clippy::unnecessary_cast)]
-        let kind = st.f_type as i64;
-        matches!(kind, TMPFS_MAGIC | RAMFS_MAGIC | HUGETLBFS_MAGIC)
-    }
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    {
-        let _ = file;
-        false
-    }
 }
 
 /// The algorithms `auto` maps (files of at least 1 MiB): none, see
@@ -184,14 +162,14 @@ pub fn feed_mapped(
     how: Mapping,
     total: &mut u64,
 ) -> io::Result<Outcome> {
-    if in_memory_fs(file) {
+    if crate::os::in_memory_fs(file) {
         // A fault on a hole of a tmpfs file allocates a page for it (the
         // file system's memory, until the file is deleted): read(2) gives
         // its zeros without allocating. The caller streams it instead.
         return Err(io::Error::from(io::ErrorKind::Unsupported));
     }
-    guard::install();
-    let Some(slot) = guard::Slot::claim() else {
+    crate::os::map_guard::install();
+    let Some(slot) = crate::os::map_guard::Slot::claim() else {
         return Err(io::Error::from(io::ErrorKind::Unsupported));
     };
     let window = if how == Mapping::Tree {
@@ -213,9 +191,7 @@ pub fn feed_mapped(
         // and a flag (MAP_POPULATE itself skips pages past the end).
         let map = unsafe { options.map(file)? };
         #[cfg(unix)]
-        {
-            let _ = map.advise(memmap2::Advice::Sequential);
-        }
+        let _ = map.advise(memmap2::Advice::Sequential);
         Ok(map)
     };
     // Hashes one window; false when it faulted (the file shrank).
@@ -279,157 +255,6 @@ pub enum Mapping {
     Serial,
     /// [`tree_window`]s hashed on every thread of rayon's pool (BLAKE3).
     Tree,
-}
-
-#[cfg(any(target_os = "linux", target_os = "android"))]
-mod guard {
-    //! The SIGBUS guard (Linux): a process-wide table of armed windows and
-    //! a process-wide handler.
-
-    use std::sync::Once;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-    /// Windows armed at once, process-wide (one per thread mapping a file:
-    /// `-j` is capped at the cores, far below this).
-    const SLOTS: usize = 256;
-
-    /// Each slot's window (start address, length; length 0 = not armed),
-    /// whether it faulted, and whether a thread holds the slot.
-    static START: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
-    static LEN: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
-    static FAULTED: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
-    static HELD: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
-
-    static INSTALL: Once = Once::new();
-    static mut PREVIOUS: std::mem::MaybeUninit<libc::sigaction> = std::mem::MaybeUninit::uninit();
-    static mut PAGE: usize = 4096;
-    static mut INSTALLED: bool = false;
-
-    pub(super) fn supported() -> bool {
-        true
-    }
-
-    /// Installs the SIGBUS handler once per process.
-    pub(super) fn install() {
-        INSTALL.call_once(|| {
-            // SAFETY: plain libc calls; PREVIOUS, PAGE and INSTALLED are
-            // written here, once, before any window is armed, and only
-            // read afterwards (by the handler).
-            unsafe {
-                let page = libc::sysconf(libc::_SC_PAGESIZE);
-                if page > 0 {
-                    PAGE = page as usize;
-                }
-                let mut sa: libc::sigaction = std::mem::zeroed();
-                sa.sa_sigaction = on_sigbus as *const () as usize;
-                sa.sa_flags = libc::SA_SIGINFO | libc::SA_NODEFER;
-                libc::sigemptyset(&mut sa.sa_mask);
-                let prev = &raw mut PREVIOUS;
-                if libc::sigaction(libc::SIGBUS, &sa, (*prev).as_mut_ptr()) == 0 {
-                    INSTALLED = true;
-                }
-            }
-        });
-    }
-
-    /// A slot of the table, held by one mapping loop; released on drop.
-    pub(super) struct Slot(usize);
-
-    impl Slot {
-        /// A free slot, or `None` when every slot is held.
-        pub(super) fn claim() -> Option<Slot> {
-            (0..SLOTS)
-                .find(|&i| {
-                    HELD[i]
-                        .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
-                        .is_ok()
-                })
-                .map(Slot)
-        }
-
-        /// Arms the guard for `[start, start + len)`, for every thread.
-        pub(super) fn arm(&self, start: usize, len: usize) {
-            FAULTED[self.0].store(false, Ordering::Relaxed);
-            START[self.0].store(start, Ordering::Relaxed);
-            LEN[self.0].store(len, Ordering::Release);
-        }
-
-        /// Disarms the window; true if the handler patched it.
-        pub(super) fn disarm(&self) -> bool {
-            LEN[self.0].store(0, Ordering::Release);
-            FAULTED[self.0].swap(false, Ordering::AcqRel)
-        }
-    }
-
-    impl Drop for Slot {
-        fn drop(&mut self) {
-            LEN[self.0].store(0, Ordering::Release);
-            HELD[self.0].store(false, Ordering::Release);
-        }
-    }
-
-    /// The handler. Async-signal-safe: it reads and writes atomics of the
-    /// static table and calls `mmap`/`sigaction`, which are system calls.
-    /// Two threads faulting in one window both map zero pages over its
-    /// rest; the later map replaces the earlier one with the same zeros.
-    extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
-        // SAFETY: the kernel passes a valid siginfo for SA_SIGINFO handlers;
-        // PAGE/PREVIOUS were written before the handler was installed.
-        unsafe {
-            let addr = (*info).si_addr() as usize;
-            for i in 0..SLOTS {
-                let len = LEN[i].load(Ordering::Acquire);
-                let start = START[i].load(Ordering::Relaxed);
-                if len == 0 || addr < start || addr >= start + len {
-                    continue;
-                }
-                let page = addr & !(PAGE - 1);
-                let end = start + len;
-                let r = libc::mmap(
-                    page as *mut libc::c_void,
-                    end - page,
-                    libc::PROT_READ,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
-                    -1,
-                    0,
-                );
-                if r != libc::MAP_FAILED {
-                    FAULTED[i].store(true, Ordering::Release);
-                    return;
-                }
-                break;
-            }
-            // Not a fault of ours (or it could not be patched): put the
-            // previous disposition back and return; the access faults again
-            // and gets what it would have got without mhash's handler.
-            if INSTALLED {
-                let prev = &raw const PREVIOUS;
-                libc::sigaction(sig, (*prev).as_ptr(), std::ptr::null_mut());
-            } else {
-                libc::signal(sig, libc::SIG_DFL);
-            }
-        }
-    }
-}
-
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-mod guard {
-    //! No guard on this platform: nothing is mapped.
-
-    pub(super) fn supported() -> bool {
-        false
-    }
-    pub(super) fn install() {}
-    pub(super) struct Slot(());
-    impl Slot {
-        pub(super) fn claim() -> Option<Slot> {
-            None
-        }
-        pub(super) fn arm(&self, _start: usize, _len: usize) {}
-        pub(super) fn disarm(&self) -> bool {
-            false
-        }
-    }
 }
 
 #[cfg(test)]

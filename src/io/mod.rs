@@ -11,8 +11,6 @@ mod fanout;
 pub mod lanes;
 mod mapped;
 mod readers;
-#[cfg(target_os = "linux")]
-mod ring;
 mod split;
 mod trial;
 
@@ -537,7 +535,7 @@ pub fn digest_inputs(
         if let Some(size) = size
             && paired
         {
-            advise_sequential(&f);
+            crate::os::advise_sequential(&f);
             advised = true;
             if readers::feed(&f, size, hasher.as_mut(), &mut total)? {
                 // Streams on from where the two readers stopped (the
@@ -550,7 +548,7 @@ pub fn digest_inputs(
             && !tree
             && size >= trial::FILE_TRIAL_MIN
         {
-            advise_sequential(&f);
+            crate::os::advise_sequential(&f);
             advised = true;
             match trial::feed_file(
                 &f,
@@ -596,7 +594,7 @@ pub fn digest_inputs(
             && !read_errors_end_input
             && matches!(hasher.capability(), Capability::Combine(_))
         {
-            advise_sequential(&f);
+            crate::os::advise_sequential(&f);
             if split::feed_segments(&f, size, hasher.as_mut(), threads, &mut total)? {
                 method = "read (split)";
                 f.seek(io::SeekFrom::Start(size))?;
@@ -605,7 +603,7 @@ pub fn digest_inputs(
                 restart(&mut f, &mut hasher, &mut total)?;
             }
         } else if size.is_some_and(|n| n >= SEQUENTIAL_HINT_MIN) {
-            advise_sequential(&f);
+            crate::os::advise_sequential(&f);
             advised = true;
         }
         // Streams the file, or, after a map, whatever it grew by since
@@ -613,7 +611,7 @@ pub fn digest_inputs(
         // file not measured above gets its read-ahead hint once it proves
         // large (its first read fills the buffer).
         let hint_later = !advised && size.is_none();
-        let fd = raw_fd(&f);
+        let hint = crate::os::ReadAheadHint::of(&f);
         let r = stream(
             &mut f,
             hasher.as_mut(),
@@ -622,7 +620,7 @@ pub fn digest_inputs(
             &stream_threads,
             &mut || {
                 if hint_later {
-                    advise_sequential_fd(fd);
+                    hint.apply();
                 }
             },
             &mut io_trial,
@@ -671,7 +669,7 @@ pub fn digest_store(
         let mut f = crate::os::open_input(Path::new(name), false, false)?;
         let size = regular_size(&f);
         if size.is_some_and(|n| n >= SEQUENTIAL_HINT_MIN) {
-            advise_sequential(&f);
+            crate::os::advise_sequential(&f);
         }
         let mut h = store.hasher(size);
         let r = feed(&mut f, &mut h, buf, &mut total);
@@ -702,38 +700,6 @@ const SEQUENTIAL_HINT_MIN: u64 = 1 << 20;
 fn regular_size(f: &File) -> Option<u64> {
     let m = f.metadata().ok()?;
     m.file_type().is_file().then_some(m.len())
-}
-
-/// Tells the kernel the file will be read once, front to back (Linux: a
-/// larger read-ahead window). Only a hint: errors are ignored.
-fn advise_sequential(f: &File) {
-    advise_sequential_fd(raw_fd(f));
-}
-
-/// The descriptor number of `f` (-1 where there is none).
-fn raw_fd(f: &File) -> i32 {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        f.as_raw_fd()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = f;
-        -1
-    }
-}
-
-/// [`advise_sequential`] on an open descriptor number.
-fn advise_sequential_fd(fd: i32) {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    // SAFETY: a plain syscall on a descriptor number; no memory is passed;
-    // a stale number fails with EBADF, which is ignored.
-    unsafe {
-        libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_SEQUENTIAL);
-    }
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    let _ = fd;
 }
 
 #[cfg(test)]
@@ -777,7 +743,7 @@ mod tests {
                 return Err(io::Error::from(io::ErrorKind::Interrupted));
             }
             if self.pos == self.good.len() {
-                return Err(io::Error::from_raw_os_error(libc::EIO));
+                return Err(crate::os::ErrorClass::Io.error());
             }
             let n = buf.len().min(1000).min(self.good.len() - self.pos);
             buf[..n].copy_from_slice(&self.good[self.pos..self.pos + n]);
@@ -798,7 +764,7 @@ mod tests {
         let mut h = algo.hasher();
         let mut total = 0;
         let err = feed(&mut r, h.as_mut(), &mut ReadBuf::default(), &mut total).unwrap_err();
-        assert_eq!(err.raw_os_error(), Some(libc::EIO));
+        assert_eq!(crate::os::ErrorClass::of(&err), Some(crate::os::ErrorClass::Io));
         assert_eq!(crate::os::strerror(&err), "Input/output error");
         // What was read before the error was hashed, and counted (GNU 9.1
         // cksum's CRC prints that much when it ignores the error).

@@ -164,14 +164,7 @@ pub(super) fn read_full(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize>
 }
 
 /// `pread(2)`: up to `buf.len()` bytes of `f` at offset `off`, the file
-/// offset untouched.
-#[cfg(unix)]
+/// offset untouched on Unix ([`crate::os::read_at`]).
 fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(f, buf, off)
-}
-
-/// `pread(2)`'s equivalent (`seek_read`).
-#[cfg(windows)]
-fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
-    std::os::windows::fs::FileExt::seek_read(f, buf, off)
+    crate::os::read_at(f, buf, off)
 }

@@ -66,6 +66,8 @@ pub fn format_record(
         out.extend_from_slice(digest);
         return;
     }
+    // `/` between directories on every OS, so the line verifies anywhere.
+    let name = &*crate::os::portable_name(name);
     let delim = if fmt.zero { b'\0' } else { b'\n' };
     if algo.kind.is_legacy() && !(fmt.legacy_base64 && fmt.encoding == Encoding::Base64) {
         let line = match algo.kind {

@@ -446,8 +446,8 @@ impl Category {
 /// `ENOTDIR` (a directory on its path is now a file).
 pub fn is_missing(e: &std::io::Error) -> bool {
     matches!(
-        e.kind(),
-        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+        crate::os::ErrorClass::of(e),
+        Some(crate::os::ErrorClass::NotFound | crate::os::ErrorClass::NotADirectory)
     )
 }
 
@@ -573,9 +573,10 @@ mod tests {
 
     #[test]
     fn audit_categories_and_counts() {
-        let gone = std::io::Error::from_raw_os_error(libc::ENOENT);
-        let notdir = std::io::Error::from_raw_os_error(libc::ENOTDIR);
-        let isdir = std::io::Error::from_raw_os_error(libc::EISDIR);
+        use crate::os::ErrorClass;
+        let gone = ErrorClass::NotFound.error();
+        let notdir = ErrorClass::NotADirectory.error();
+        let isdir = ErrorClass::IsADirectory.error();
         assert_eq!(Category::of(&Verdict::Ok), Category::Matching);
         assert_eq!(Category::of(&Verdict::Mismatch), Category::Changed);
         assert_eq!(Category::of(&Verdict::Unreadable(&gone)), Category::Missing);

@@ -1,6 +1,6 @@
 //! Opening and closing many small files in batches through io_uring
 //! (Linux 5.6+, `IORING_OP_OPENAT` and `IORING_OP_CLOSE`), for the lane
-//! scheduler ([`super::lanes`]) (issue 17 part 5).
+//! scheduler (`crate::io::lanes`).
 //!
 //! A 4 KiB file costs four system calls: open, fstat, read, close. On
 //! 5,000 such files the kernel entries and exits are a large part of the
@@ -8,7 +8,7 @@
 //! ones go to the kernel together, one `io_uring_enter` for up to
 //! [`MAX_OPENS`] opens and as many closes. The reads stay plain system
 //! calls (`pread`, which also tells a FIFO from a file: the lanes no
-//! longer call fstat, see `super::lanes`); io_uring runs `STATX` on a
+//! longer call fstat, see `crate::io::lanes`); io_uring runs `STATX` on a
 //! worker thread, which measured slower than the call itself. Measured with a C
 //! prototype on 5,000 cached 4 KiB files (2-core AMD EPYC VM, kernel
 //! 6.18): open+statx+read+close 5.3-5.5 µs per file, the same with the
@@ -61,7 +61,7 @@ pub struct Done {
 }
 
 /// Opens each of `paths` for reading (`O_RDONLY | O_NONBLOCK |
-/// O_CLOEXEC`, as [`crate::os::open_input`] with `nonblock`) and closes
+/// O_CLOEXEC`, as [`super::open_input`] with `nonblock`) and closes
 /// each of `closes` (descriptors the caller owns and gives up), in one
 /// submission to this thread's ring; the closes are submitted first, so
 /// their descriptors are free for the opens.
@@ -109,7 +109,7 @@ const MIN_NOFILE: u64 = 256;
 
 fn room_for_rings() -> bool {
     static ROOM: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ROOM.get_or_init(|| crate::os::descriptor_limit().is_some_and(|n| n >= MIN_NOFILE))
+    *ROOM.get_or_init(|| super::descriptor_limit().is_some_and(|n| n >= MIN_NOFILE))
 }
 
 /// A ring with `OPENAT` and `CLOSE`, or `None`.

@@ -1,0 +1,237 @@
+//! Linux only: CPU placement, the address-space limit, read-ahead hints,
+//! the file system's kind, and the guard that makes memory-mapped input
+//! safe against truncation. Called through [`super`]'s portable
+//! functions, but for [`map_guard`].
+
+use std::fs::File;
+use std::os::fd::AsRawFd;
+
+pub(super) fn current_cpu() -> Option<usize> {
+    // SAFETY: no arguments, no memory touched.
+    usize::try_from(unsafe { libc::sched_getcpu() }).ok()
+}
+
+/// See [`super::leave_cpu`]: narrows this thread's affinity mask for a
+/// moment and gives it back at once (the kernel moves a running thread
+/// off a CPU its mask no longer holds). Nothing changes where it already
+/// runs elsewhere, where it may use only that CPU, or on any error.
+pub(super) fn leave_cpu(cpu: Option<usize>) {
+    let Some(cpu) = cpu else { return };
+    if cpu >= libc::CPU_SETSIZE as usize || current_cpu() != Some(cpu) {
+        return;
+    }
+    let size = std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: the masks are local `cpu_set_t`s of `size` bytes; these
+    // calls change only this thread's affinity, which is given back.
+    unsafe {
+        let mut mask: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, size, &mut mask) != 0 {
+            return;
+        }
+        let mut elsewhere = mask;
+        libc::CPU_CLR(cpu, &mut elsewhere);
+        if libc::CPU_COUNT(&elsewhere) == 0 {
+            return;
+        }
+        if libc::sched_setaffinity(0, size, &elsewhere) == 0 {
+            libc::sched_setaffinity(0, size, &mask);
+        }
+    }
+}
+
+pub(super) fn address_space_left() -> Option<usize> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into `lim` only.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0 || lim.rlim_cur == libc::RLIM_INFINITY {
+        return None;
+    }
+    limit_arenas();
+    // Unreadable (descriptors exhausted: `ulimit -n` too): count
+    // nothing as free, so that nothing more is started.
+    let Some(pages) = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+    else {
+        return Some(0);
+    };
+    // SAFETY: sysconf has no side effects.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+    let used = pages.saturating_mul(page);
+    Some(usize::try_from(lim.rlim_cur.saturating_sub(used)).unwrap_or(usize::MAX))
+}
+
+/// Under an address-space limit, one malloc arena for every thread
+/// (glibc reserves 64 MiB of address space per extra arena).
+fn limit_arenas() {
+    #[cfg(target_env = "gnu")]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        // SAFETY: mallopt only changes the allocator's tuning.
+        ONCE.call_once(|| unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        });
+    }
+}
+
+pub(super) fn advise_sequential(f: &File) {
+    advise_sequential_fd(f.as_raw_fd());
+}
+
+pub(super) fn advise_sequential_fd(fd: i32) {
+    // SAFETY: a plain syscall on a descriptor number; no memory is passed;
+    // a stale number fails with EBADF, which is ignored.
+    unsafe {
+        libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_SEQUENTIAL);
+    }
+}
+
+pub(super) fn in_memory_fs(f: &File) -> bool {
+    // SAFETY: fstatfs writes only into `st`.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatfs(f.as_raw_fd(), &mut st) } != 0 {
+        return false;
+    }
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    const RAMFS_MAGIC: i64 = 0x8584_58f6;
+    const HUGETLBFS_MAGIC: i64 = 0x9584_58f6;
+    #[allow(clippy::unnecessary_cast)]
+    let kind = st.f_type as i64;
+    matches!(kind, TMPFS_MAGIC | RAMFS_MAGIC | HUGETLBFS_MAGIC)
+}
+
+pub mod map_guard {
+    //! The SIGBUS guard for memory-mapped input (`crate::io`'s maps): a
+    //! process-wide table of armed windows and a process-wide handler. A
+    //! file truncated under its map faults on the pages past its new end;
+    //! the handler maps zero pages over the rest of the window and flags
+    //! it, so the reader learns that the file shrank instead of dying.
+
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    /// Windows armed at once, process-wide (one per thread mapping a file:
+    /// `-j` is capped at the cores, far below this).
+    const SLOTS: usize = 256;
+
+    /// Each slot's window (start address, length; length 0 = not armed),
+    /// whether it faulted, and whether a thread holds the slot.
+    static START: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+    static LEN: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+    static FAULTED: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
+    static HELD: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
+
+    static INSTALL: Once = Once::new();
+    static mut PREVIOUS: std::mem::MaybeUninit<libc::sigaction> = std::mem::MaybeUninit::uninit();
+    static mut PAGE: usize = 4096;
+    static mut INSTALLED: bool = false;
+
+    /// True: a map can be guarded on this platform.
+    pub fn supported() -> bool {
+        true
+    }
+
+    /// Installs the SIGBUS handler once per process.
+    pub fn install() {
+        INSTALL.call_once(|| {
+            // SAFETY: plain libc calls; PREVIOUS, PAGE and INSTALLED are
+            // written here, once, before any window is armed, and only
+            // read afterwards (by the handler).
+            unsafe {
+                let page = libc::sysconf(libc::_SC_PAGESIZE);
+                if page > 0 {
+                    PAGE = page as usize;
+                }
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = on_sigbus as *const () as usize;
+                sa.sa_flags = libc::SA_SIGINFO | libc::SA_NODEFER;
+                libc::sigemptyset(&mut sa.sa_mask);
+                let prev = &raw mut PREVIOUS;
+                if libc::sigaction(libc::SIGBUS, &sa, (*prev).as_mut_ptr()) == 0 {
+                    INSTALLED = true;
+                }
+            }
+        });
+    }
+
+    /// A slot of the table, held by one mapping loop; released on drop.
+    pub struct Slot(usize);
+
+    impl Slot {
+        /// A free slot, or `None` when every slot is held.
+        pub fn claim() -> Option<Slot> {
+            (0..SLOTS)
+                .find(|&i| {
+                    HELD[i]
+                        .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
+                        .is_ok()
+                })
+                .map(Slot)
+        }
+
+        /// Arms the guard for `[start, start + len)`, for every thread.
+        pub fn arm(&self, start: usize, len: usize) {
+            FAULTED[self.0].store(false, Ordering::Relaxed);
+            START[self.0].store(start, Ordering::Relaxed);
+            LEN[self.0].store(len, Ordering::Release);
+        }
+
+        /// Disarms the window; true if the handler patched it.
+        pub fn disarm(&self) -> bool {
+            LEN[self.0].store(0, Ordering::Release);
+            FAULTED[self.0].swap(false, Ordering::AcqRel)
+        }
+    }
+
+    impl Drop for Slot {
+        fn drop(&mut self) {
+            LEN[self.0].store(0, Ordering::Release);
+            HELD[self.0].store(false, Ordering::Release);
+        }
+    }
+
+    /// The handler. Async-signal-safe: it reads and writes atomics of the
+    /// static table and calls `mmap`/`sigaction`, which are system calls.
+    /// Two threads faulting in one window both map zero pages over its
+    /// rest; the later map replaces the earlier one with the same zeros.
+    extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
+        // SAFETY: the kernel passes a valid siginfo for SA_SIGINFO handlers;
+        // PAGE/PREVIOUS were written before the handler was installed.
+        unsafe {
+            let addr = (*info).si_addr() as usize;
+            for i in 0..SLOTS {
+                let len = LEN[i].load(Ordering::Acquire);
+                let start = START[i].load(Ordering::Relaxed);
+                if len == 0 || addr < start || addr >= start + len {
+                    continue;
+                }
+                let page = addr & !(PAGE - 1);
+                let end = start + len;
+                let r = libc::mmap(
+                    page as *mut libc::c_void,
+                    end - page,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                );
+                if r != libc::MAP_FAILED {
+                    FAULTED[i].store(true, Ordering::Release);
+                    return;
+                }
+                break;
+            }
+            // Not a fault of ours (or it could not be patched): put the
+            // previous disposition back and return; the access faults again
+            // and gets what it would have got without mhash's handler.
+            if INSTALLED {
+                let prev = &raw const PREVIOUS;
+                libc::sigaction(sig, (*prev).as_ptr(), std::ptr::null_mut());
+            } else {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
+    }
+}
