@@ -17,6 +17,13 @@
 //! - [`noise`]: the deterministic test data.
 //! - [`assert_bytes_eq!`]: byte strings compared, both sides printed
 //!   escaped on a mismatch.
+//!
+//! On Windows the builders that name mhash otherwise ([`named`],
+//! [`named_by_path`], [`mhash_link`]) make `NAME.exe`, a hard link or a
+//! copy; those around GNU's tools, shells and `argv[0]` are Unix only.
+
+// On Windows the Unix-only test modules, the main users, are left out.
+#![cfg_attr(not(unix), allow(dead_code))]
 
 use std::ffi::OsStr;
 use std::fmt;
@@ -152,20 +159,39 @@ pub fn mhash(dir: &Path) -> assert_cmd::Command {
 }
 
 /// Makes `bindir/name` a symlink to `target` (creating `bindir`) unless
-/// something is there already; returns its path.
-#[cfg(unix)]
+/// something is there already; returns its path. On Windows, where a
+/// symlink needs a privilege, it is `bindir/NAME.exe` (`.exe` added unless
+/// `name` has it), a hard link to `target`, or a copy where the file
+/// system has no hard links.
 pub fn link_into(bindir: &Path, name: &str, target: &Path) -> PathBuf {
-    let link = bindir.join(name);
+    let link = bindir.join(exe_name(name));
     if link.symlink_metadata().is_err() {
         std::fs::create_dir_all(bindir).unwrap();
+        #[cfg(unix)]
         std::os::unix::fs::symlink(target, &link)
             .unwrap_or_else(|e| panic!("symlink {} -> {}: {e}", link.display(), target.display()));
+        #[cfg(not(unix))]
+        if std::fs::hard_link(target, &link).is_err() {
+            std::fs::copy(target, &link)
+                .unwrap_or_else(|e| panic!("copy {} -> {}: {e}", target.display(), link.display()));
+        }
     }
     link
 }
 
-/// `bindir/name`, a symlink to mhash.
-#[cfg(unix)]
+/// The file name of the program `name`: `name` itself on Unix, `NAME.exe`
+/// on Windows (`name` as it is where it already ends in `.exe`, in any
+/// case).
+pub fn exe_name(name: &str) -> String {
+    if cfg!(windows) && !name.to_ascii_lowercase().ends_with(".exe") {
+        format!("{name}.exe")
+    } else {
+        name.to_string()
+    }
+}
+
+/// `bindir/name`, a symlink to mhash (on Windows `bindir/NAME.exe`, a
+/// hard link or copy: [`link_into`]).
 pub fn mhash_link(bindir: &Path, name: &str) -> PathBuf {
     link_into(bindir, name, Path::new(MHASH))
 }
@@ -177,19 +203,30 @@ pub fn gnu_link(bindir: &Path, name: &str) -> PathBuf {
     link_into(bindir, name, &gnu_path(name))
 }
 
+/// `dir` first, then this platform's usual program directories: a `PATH`
+/// in which `dir`'s programs are found by their bare names.
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    #[cfg(unix)]
+    let rest: Vec<PathBuf> = vec!["/usr/bin".into(), "/bin".into()];
+    #[cfg(not(unix))]
+    let rest: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(rest)).unwrap()
+}
+
 /// mhash under `name` (a symlink in `dir/.bin`, found through `PATH` so
-/// that `argv[0]` is the bare name), in `dir`.
-#[cfg(unix)]
+/// that `argv[0]` is the bare name), in `dir`. On Windows `dir/.bin/NAME.exe`
+/// is a hard link or copy ([`link_into`]) and `argv[0]` is `name` as given.
 pub fn named(dir: &Path, name: &str) -> assert_cmd::Command {
-    mhash_link(&dir.join(".bin"), name);
+    let bindir = dir.join(".bin");
+    mhash_link(&bindir, name);
     let mut c = command(name);
-    c.current_dir(dir)
-        .env("PATH", format!("{}/.bin:/usr/bin:/bin", dir.display()));
+    c.current_dir(dir).env("PATH", path_with(&bindir));
     assert_cmd::Command::from_std(c)
 }
 
 /// [`named`] as GNU 9.1 behaves (`MHASH_GNU_COMPAT=9.1`).
-#[cfg(unix)]
 pub fn gnu_named(dir: &Path, name: &str) -> assert_cmd::Command {
     let mut c = named(dir, name);
     c.env("MHASH_GNU_COMPAT", "9.1");
@@ -198,7 +235,8 @@ pub fn gnu_named(dir: &Path, name: &str) -> assert_cmd::Command {
 
 /// mhash under `name` run through its symlink `dir/.bin/name` by path
 /// (`argv[0]`, and so the program name in messages, is that path), in `dir`.
-#[cfg(unix)]
+/// On Windows the program is `dir/.bin/NAME.exe` ([`link_into`]); GNU's
+/// tools built for Windows name themselves by the base name there.
 pub fn named_by_path(dir: &Path, name: &str) -> assert_cmd::Command {
     let link = mhash_link(&dir.join(".bin"), name);
     let mut c = command(link);
@@ -405,6 +443,7 @@ pub fn bytes_diff(left: &[u8], right: &[u8], what: fmt::Arguments<'_>) -> String
     )
 }
 
+#[cfg(unix)]
 /// A scratch directory for comparing mhash with GNU 9.1: `gnu/` and `mh/`
 /// hold `tools` under their names (GNU's where installed, mhash's
 /// symlinks), `work` (`w/`) is the working directory.
@@ -415,6 +454,7 @@ pub struct Scratch {
     pub work: PathBuf,
 }
 
+#[cfg(unix)]
 impl Scratch {
     /// The three directories, with `tools` linked into `gnu/` and `mh/`.
     pub fn new(tools: &[&str]) -> Scratch {
