@@ -40,7 +40,7 @@ export WINEDLLOVERRIDES="mscoree,mshtml="
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=$PWD/scripts/wine/runner.sh
 export CARGO_PROFILE_DEV_DEBUG=0
 export CARGO_PROFILE_TEST_DEBUG=0
-export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="-C strip=debuginfo"
+export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="-C strip=symbols"
 # The suite's settings in .ci/run (one fixed property-test draw), unless
 # the caller set them; Wine hands the Unix environment to the programs.
 export PROPTEST_RNG_SEED=${PROPTEST_RNG_SEED-20261129}

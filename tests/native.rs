@@ -5,10 +5,13 @@
 //! GNU's documented formats.
 
 use std::fs;
+#[cfg(unix)]
 use std::path::Path;
 use tempfile::TempDir;
 
-use crate::util::{self, mhash, named_by_path};
+#[cfg(unix)]
+use crate::util;
+use crate::util::{mhash, named_by_path};
 
 const SHA256_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"; // FIPS 180-2 B.1
 const MD5_ABC: &str = "900150983cd24fb0d6963f7d28e17f72"; // RFC 1321 A.5

@@ -41,10 +41,16 @@ macro_rules! assert_bytes_eq {
         assert_bytes_eq!($left, $right, "bytes differ")
     };
     ($left:expr, $right:expr, $($arg:tt)+) => {{
-        let left: &[u8] = ::core::convert::AsRef::<[u8]>::as_ref(&$left);
-        let right: &[u8] = ::core::convert::AsRef::<[u8]>::as_ref(&$right);
-        if left != right {
-            panic!("{}", $crate::util::bytes_diff(left, right, format_args!($($arg)+)));
+        // Matched, not bound with `let`, so that temporaries (a
+        // `format!` on either side) live to the end of the comparison.
+        match (&$left, &$right) {
+            (left, right) => {
+                let left: &[u8] = ::core::convert::AsRef::<[u8]>::as_ref(left);
+                let right: &[u8] = ::core::convert::AsRef::<[u8]>::as_ref(right);
+                if left != right {
+                    panic!("{}", $crate::util::bytes_diff(left, right, format_args!($($arg)+)));
+                }
+            }
         }
     }};
 }
@@ -354,10 +360,19 @@ pub fn skip(test: &str, why: &str) {
 }
 
 /// True when GNU coreutils, the oracle, is installed: every one of
-/// [`GNU_TOOLS`] under `/usr/bin`. Where it is not, prints `SKIP {what}:`
+/// [`GNU_TOOLS`] under `/usr/bin` (never on Windows). Where it is not, prints `SKIP {what}:`
 /// and the tools missing, and returns false; the caller skips the GNU
 /// comparison (and whatever needs it).
 pub fn gnu_available(what: &str) -> bool {
+    if cfg!(not(unix)) {
+        // Under Wine `/usr/bin/sha256sum` exists (drive Z: is Linux's
+        // root), but a Windows process cannot start a Linux program.
+        skip(
+            what,
+            "GNU coreutils, the oracle, is a Linux program that a Windows process cannot start: the comparison with GNU did NOT run",
+        );
+        return false;
+    }
     let missing: Vec<String> = GNU_TOOLS
         .iter()
         .map(|t| gnu_path(t))
