@@ -12,9 +12,10 @@
 # where it cannot, this prints its "SKIP windows: REASON" line and exits 0.
 # A test failure fails the script (after every section has run).
 #
-# Built with no debug information and stripped: a debug .exe carrying
-# DWARF takes about 5 times as long to start under Wine, and the suite
-# starts mhash.exe hundreds of times.
+# Built with no debug information and stripped of symbols: one start of
+# the debug mhash.exe under Wine took about 0.3 s with its DWARF, 0.18 s
+# with the symbol table alone and 0.09 s stripped (from a Linux shell, on
+# 2 loaded cores), and the suite starts it hundreds of times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -11,7 +11,6 @@
 #![cfg(windows)]
 
 use std::fs;
-use std::path::Path;
 use tempfile::TempDir;
 
 use crate::util::{self, MHASH, mhash, named, named_by_path};
@@ -155,10 +154,7 @@ fn recursive_output_has_forward_slashes_and_no_escape() {
     lines.sort_unstable();
     assert_eq!(
         lines,
-        [
-            format!("{SHA256_HELLO}  d/e/y"),
-            format!("{SHA256_ABC}  d/x"),
-        ],
+        [format!("{SHA256_HELLO}  d/e/y"), format!("{SHA256_ABC}  d/x"),],
         "{out:?}"
     );
 }
@@ -346,10 +342,7 @@ fn path_longer_than_max_path_hashes() {
     fs::write(dir.join("f"), b"abc").unwrap();
     let operand = format!("{rel}/f");
     assert!(operand.len() > 260, "{}", operand.len());
-    let o = mhash(d.path())
-        .args(["-a", "sha256", &operand])
-        .output()
-        .unwrap();
+    let o = mhash(d.path()).args(["-a", "sha256", &operand]).output().unwrap();
     assert!(o.status.success(), "{o:?}");
     assert_bytes_eq!(o.stdout, format!("{SHA256_ABC}  {operand}\n"));
 }
@@ -365,14 +358,7 @@ fn long_absolute_path_hashes() {
     let f = dir.join("f");
     fs::write(&f, b"abc").unwrap();
     assert!(f.as_os_str().len() > 260);
-    let o = mhash(Path::new(d.path()))
-        .args(["-a", "sha256"])
-        .arg(&f)
-        .output()
-        .unwrap();
+    let o = mhash(d.path()).args(["-a", "sha256"]).arg(&f).output().unwrap();
     assert!(o.status.success(), "{o:?}");
-    assert!(
-        text(&o.stdout).starts_with(&format!("{SHA256_ABC}  ")),
-        "{o:?}"
-    );
+    assert!(text(&o.stdout).starts_with(&format!("{SHA256_ABC}  ")), "{o:?}");
 }
