@@ -5,7 +5,6 @@
 //! these tests assert the rules and the report, never a timing; the
 //! digests are published vectors (RFC 7693 Appendix A) or values from an
 //! independent implementation (Python's hashlib, noted at each).
-#![cfg(unix)]
 
 use mhash::algo::calibrate::{self, ChosenBy};
 use std::fs;

@@ -3,13 +3,15 @@
 //! statuses, pipes and full devices. Expected digests are published test
 //! vectors (FIPS 180-2 / RFC 1321 "abc" examples); expected lines follow
 //! GNU's documented formats.
-#![cfg(unix)]
 
 use std::fs;
+#[cfg(unix)]
 use std::path::Path;
 use tempfile::TempDir;
 
-use crate::util::{self, mhash, named_by_path};
+#[cfg(unix)]
+use crate::util;
+use crate::util::{mhash, named_by_path};
 
 const SHA256_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"; // FIPS 180-2 B.1
 const MD5_ABC: &str = "900150983cd24fb0d6963f7d28e17f72"; // RFC 1321 A.5
@@ -46,6 +48,9 @@ fn hashes_with_default_and_named_algorithms() {
         .stdout(format!("{SHA256_ABC}  abc\n"));
 }
 
+// Unix: on Windows the GNU names default to binary mode (`HEX *abc`,
+// tests/windows.rs).
+#[cfg(unix)]
 #[test]
 fn gnu_personality_prints_what_native_face_prints() {
     let d = abc_dir();
@@ -157,6 +162,8 @@ fn base64_digests_round_trip_tagged_and_untagged() {
         .stdout("abc: OK\n");
 }
 
+// Unix: a newline is not allowed in a Windows file name.
+#[cfg(unix)]
 #[test]
 fn status_lines_are_shell_quoted_as_in_gnu_9_11() {
     let d = abc_dir();
@@ -177,6 +184,8 @@ fn status_lines_are_shell_quoted_as_in_gnu_9_11() {
         );
 }
 
+// Unix: a backslash is a separator in a Windows file name.
+#[cfg(unix)]
 #[test]
 fn compat_9_4_escapes_backslash_names_in_status_lines() {
     let d = abc_dir();
@@ -215,6 +224,8 @@ fn usage_errors_exit_1_not_clap_2() {
         ));
 }
 
+// Unix: bash, SIGPIPE and /dev/full.
+#[cfg(unix)]
 #[test]
 fn closed_pipe_ends_quietly_and_full_device_is_a_write_error() {
     let d = abc_dir();
@@ -282,8 +293,8 @@ fn a_restricts_tagged_lines_to_that_algorithm() {
 }
 
 // GLIBC_TUNABLES names x86 features only (glibc's hwcaps mask); on aarch64
-// GNU and mhash print the vmull probe instead.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+// GNU and mhash print the vmull probe instead. It is glibc's: Unix only.
+#[cfg(all(unix, any(target_arch = "x86", target_arch = "x86_64")))]
 #[test]
 fn glibc_tunables_turn_crc_acceleration_off_and_debug_says_so() {
     let d = abc_dir();
@@ -376,6 +387,8 @@ fn aarch64_backends_follow_the_cpu_features() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), want);
 }
 
+// Unix: GLIBC_TUNABLES (glibc's CPU-feature mask) turns pclmul off.
+#[cfg(unix)]
 /// GNU 9.11's `cksum --debug -a crc32b` probes pclmul for every file it
 /// sums (crc32b_sum_stream), after an earlier operand's error, and not for
 /// a file it cannot open. Recorded from GNU 9.11 (built from v9.11) on

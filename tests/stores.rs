@@ -13,7 +13,6 @@
 //!   and its own bit-at-a-time CRC-32C, independently of mhash's code;
 //! - Hadoop's published checksum of an empty file
 //!   (`MD5-of-0MD5-of-0CRC32 00000000000000000000000070bc8f4b72a86921468bf8e8441dce51`).
-#![cfg(unix)]
 
 use std::fs;
 use std::path::Path;

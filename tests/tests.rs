@@ -31,3 +31,5 @@ mod signatures;
 mod stores;
 mod trees;
 mod vectors;
+// Windows only (run under Wine by scripts/windows-test.sh).
+mod windows;

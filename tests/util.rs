@@ -17,6 +17,13 @@
 //! - [`noise`]: the deterministic test data.
 //! - [`assert_bytes_eq!`]: byte strings compared, both sides printed
 //!   escaped on a mismatch.
+//!
+//! On Windows the builders that name mhash otherwise ([`named`],
+//! [`named_by_path`], [`mhash_link`]) make `NAME.exe`, a hard link or a
+//! copy; those around GNU's tools, shells and `argv[0]` are Unix only.
+
+// On Windows the Unix-only test modules, the main users, are left out.
+#![cfg_attr(not(unix), allow(dead_code))]
 
 use std::ffi::OsStr;
 use std::fmt;
@@ -34,10 +41,16 @@ macro_rules! assert_bytes_eq {
         assert_bytes_eq!($left, $right, "bytes differ")
     };
     ($left:expr, $right:expr, $($arg:tt)+) => {{
-        let left: &[u8] = ::core::convert::AsRef::<[u8]>::as_ref(&$left);
-        let right: &[u8] = ::core::convert::AsRef::<[u8]>::as_ref(&$right);
-        if left != right {
-            panic!("{}", $crate::util::bytes_diff(left, right, format_args!($($arg)+)));
+        // Matched, not bound with `let`, so that temporaries (a
+        // `format!` on either side) live to the end of the comparison.
+        match (&$left, &$right) {
+            (left, right) => {
+                let left: &[u8] = ::core::convert::AsRef::<[u8]>::as_ref(left);
+                let right: &[u8] = ::core::convert::AsRef::<[u8]>::as_ref(right);
+                if left != right {
+                    panic!("{}", $crate::util::bytes_diff(left, right, format_args!($($arg)+)));
+                }
+            }
         }
     }};
 }
@@ -152,20 +165,39 @@ pub fn mhash(dir: &Path) -> assert_cmd::Command {
 }
 
 /// Makes `bindir/name` a symlink to `target` (creating `bindir`) unless
-/// something is there already; returns its path.
-#[cfg(unix)]
+/// something is there already; returns its path. On Windows, where a
+/// symlink needs a privilege, it is `bindir/NAME.exe` (`.exe` added unless
+/// `name` has it), a hard link to `target`, or a copy where the file
+/// system has no hard links.
 pub fn link_into(bindir: &Path, name: &str, target: &Path) -> PathBuf {
-    let link = bindir.join(name);
+    let link = bindir.join(exe_name(name));
     if link.symlink_metadata().is_err() {
         std::fs::create_dir_all(bindir).unwrap();
+        #[cfg(unix)]
         std::os::unix::fs::symlink(target, &link)
             .unwrap_or_else(|e| panic!("symlink {} -> {}: {e}", link.display(), target.display()));
+        #[cfg(not(unix))]
+        if std::fs::hard_link(target, &link).is_err() {
+            std::fs::copy(target, &link)
+                .unwrap_or_else(|e| panic!("copy {} -> {}: {e}", target.display(), link.display()));
+        }
     }
     link
 }
 
-/// `bindir/name`, a symlink to mhash.
-#[cfg(unix)]
+/// The file name of the program `name`: `name` itself on Unix, `NAME.exe`
+/// on Windows (`name` as it is where it already ends in `.exe`, in any
+/// case).
+pub fn exe_name(name: &str) -> String {
+    if cfg!(windows) && !name.to_ascii_lowercase().ends_with(".exe") {
+        format!("{name}.exe")
+    } else {
+        name.to_string()
+    }
+}
+
+/// `bindir/name`, a symlink to mhash (on Windows `bindir/NAME.exe`, a
+/// hard link or copy: [`link_into`]).
 pub fn mhash_link(bindir: &Path, name: &str) -> PathBuf {
     link_into(bindir, name, Path::new(MHASH))
 }
@@ -177,19 +209,30 @@ pub fn gnu_link(bindir: &Path, name: &str) -> PathBuf {
     link_into(bindir, name, &gnu_path(name))
 }
 
+/// `dir` first, then this platform's usual program directories: a `PATH`
+/// in which `dir`'s programs are found by their bare names.
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    #[cfg(unix)]
+    let rest: Vec<PathBuf> = vec!["/usr/bin".into(), "/bin".into()];
+    #[cfg(not(unix))]
+    let rest: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(rest)).unwrap()
+}
+
 /// mhash under `name` (a symlink in `dir/.bin`, found through `PATH` so
-/// that `argv[0]` is the bare name), in `dir`.
-#[cfg(unix)]
+/// that `argv[0]` is the bare name), in `dir`. On Windows `dir/.bin/NAME.exe`
+/// is a hard link or copy ([`link_into`]) and `argv[0]` is `name` as given.
 pub fn named(dir: &Path, name: &str) -> assert_cmd::Command {
-    mhash_link(&dir.join(".bin"), name);
+    let bindir = dir.join(".bin");
+    mhash_link(&bindir, name);
     let mut c = command(name);
-    c.current_dir(dir)
-        .env("PATH", format!("{}/.bin:/usr/bin:/bin", dir.display()));
+    c.current_dir(dir).env("PATH", path_with(&bindir));
     assert_cmd::Command::from_std(c)
 }
 
 /// [`named`] as GNU 9.1 behaves (`MHASH_GNU_COMPAT=9.1`).
-#[cfg(unix)]
 pub fn gnu_named(dir: &Path, name: &str) -> assert_cmd::Command {
     let mut c = named(dir, name);
     c.env("MHASH_GNU_COMPAT", "9.1");
@@ -198,7 +241,8 @@ pub fn gnu_named(dir: &Path, name: &str) -> assert_cmd::Command {
 
 /// mhash under `name` run through its symlink `dir/.bin/name` by path
 /// (`argv[0]`, and so the program name in messages, is that path), in `dir`.
-#[cfg(unix)]
+/// On Windows the program is `dir/.bin/NAME.exe` ([`link_into`]); GNU's
+/// tools built for Windows name themselves by the base name there.
 pub fn named_by_path(dir: &Path, name: &str) -> assert_cmd::Command {
     let link = mhash_link(&dir.join(".bin"), name);
     let mut c = command(link);
@@ -316,10 +360,19 @@ pub fn skip(test: &str, why: &str) {
 }
 
 /// True when GNU coreutils, the oracle, is installed: every one of
-/// [`GNU_TOOLS`] under `/usr/bin`. Where it is not, prints `SKIP {what}:`
+/// [`GNU_TOOLS`] under `/usr/bin` (never on Windows). Where it is not, prints `SKIP {what}:`
 /// and the tools missing, and returns false; the caller skips the GNU
 /// comparison (and whatever needs it).
 pub fn gnu_available(what: &str) -> bool {
+    if cfg!(not(unix)) {
+        // Under Wine `/usr/bin/sha256sum` exists (drive Z: is Linux's
+        // root), but a Windows process cannot start a Linux program.
+        skip(
+            what,
+            "GNU coreutils, the oracle, is a Linux program that a Windows process cannot start: the comparison with GNU did NOT run",
+        );
+        return false;
+    }
     let missing: Vec<String> = GNU_TOOLS
         .iter()
         .map(|t| gnu_path(t))
@@ -405,6 +458,7 @@ pub fn bytes_diff(left: &[u8], right: &[u8], what: fmt::Arguments<'_>) -> String
     )
 }
 
+#[cfg(unix)]
 /// A scratch directory for comparing mhash with GNU 9.1: `gnu/` and `mh/`
 /// hold `tools` under their names (GNU's where installed, mhash's
 /// symlinks), `work` (`w/`) is the working directory.
@@ -415,6 +469,7 @@ pub struct Scratch {
     pub work: PathBuf,
 }
 
+#[cfg(unix)]
 impl Scratch {
     /// The three directories, with `tools` linked into `gnu/` and `mh/`.
     pub fn new(tools: &[&str]) -> Scratch {

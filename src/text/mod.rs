@@ -43,7 +43,8 @@ pub fn message_bytes(s: &str) -> Vec<u8> {
     out
 }
 
-#[cfg(test)]
+// Unix: arbitrary bytes in an OsStr (Windows has WTF-16 there).
+#[cfg(all(test, unix))]
 mod tests {
     // Unix only: a Windows argument is UTF-16, never bytes that are not UTF-8.
     #[cfg(unix)]
