@@ -138,7 +138,7 @@ echo "== aarch64: backend report on the emulated CPU (QEMU_CPU=max)"
 "$bin" --backends
 printf abc >"${TMPDIR:-/tmp}/mhash-aarch64-abc"
 debug=$("$bin" --debug -a sha256 "${TMPDIR:-/tmp}/mhash-aarch64-abc" 2>&1 >/dev/null)
-for a in sha1 sha512 crc crc32b; do
+for a in sha1 sha512 sha3-256 crc crc32b; do
   debug+=$'\n'$("$bin" --debug -a "$a" "${TMPDIR:-/tmp}/mhash-aarch64-abc" 2>&1 >/dev/null)
 done
 rm -f "${TMPDIR:-/tmp}/mhash-aarch64-abc"
@@ -153,6 +153,7 @@ expect() { # expect TEXT WHAT: TEXT must appear in the --debug lines
 expect 'sha256: using armv8-sha2 hardware support' 'the ARMv8 SHA2 backend for SHA-256'
 expect 'sha1: using armv8-sha2 hardware support' 'the ARMv8 SHA2 backend for SHA-1'
 expect 'sha512: using armv8-sha512 hardware support' 'the ARMv8.2 SHA512 backend for SHA-512'
+expect 'sha3-256: using armv8-sha3 hardware support' 'the ARMv8.2 SHA3 backend for SHA3-256'
 expect 'crc32b: using armv8-crc32 hardware support' 'the ARMv8 CRC32 backend for crc32b'
 if ! grep -qE 'crc: using [a-z0-9-]*pmull[a-z0-9-]* hardware support' <<<"$debug"; then
   echo "aarch64: --debug does not show a PMULL backend for crc" >&2

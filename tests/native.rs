@@ -321,7 +321,8 @@ fn glibc_tunables_turn_crc_acceleration_off_and_debug_says_so() {
 /// On aarch64 (native, or under qemu with `-cpu max` as
 /// `scripts/aarch64-test.sh` runs it) the ARMv8 paths are the ones chosen
 /// wherever the CPU has them: SHA-1/SHA-256 on the SHA2 instructions,
-/// SHA-384/512 on the SHA512 ones, the CRCs on PMULL and CRC32, and
+/// SHA-384/512 on the SHA512 ones, SHA-3 on the SHA3 ones, the CRCs on
+/// PMULL and CRC32, and
 /// `cksum --debug` prints GNU's vmull line. With `MHASH_BACKEND=portable`
 /// (the second emulated run) everything is portable and GNU's "not
 /// detected" line is printed instead.
@@ -368,6 +369,11 @@ fn aarch64_backends_follow_the_cpu_features() {
     };
     expect("armv8-sha2", &["sha1", "sha224", "sha256"], "armv8-sha2");
     expect("armv8-sha3", &["sha384", "sha512"], "armv8-sha512");
+    expect(
+        "armv8-sha3",
+        &["sha3-224", "sha3-256", "sha3-384", "sha3-512"],
+        "armv8-sha3",
+    );
     expect("pmull", &["crc"], "pmull");
     expect("armv8-crc32", &["crc32b"], "armv8-crc32");
 

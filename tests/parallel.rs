@@ -6,7 +6,7 @@
 #![cfg(unix)]
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tempfile::TempDir;
 
 use crate::util::{self, assert_same, emulator, noise, sh, sh_in};
@@ -355,7 +355,7 @@ fn one_large_file_hashed_three_ways_by_measurement_gives_the_same_digest() {
 fn truncated_mid_hash(len: u64, args: &[&str], algo: &str) -> (std::process::Output, String) {
     use std::time::Duration;
     let d = TempDir::new().unwrap();
-    let path: PathBuf = d.path().join("shrinks");
+    let path: std::path::PathBuf = d.path().join("shrinks");
     let f = fs::File::create(&path).unwrap();
     f.set_len(len).unwrap();
     let child = util::command(util::MHASH)

@@ -735,10 +735,35 @@ fn bmi_sha3(a: Algorithm) -> Box<dyn Hasher> {
     sha3_crate(a)
 }
 
-pub(super) static SHA3: [Backend; 3] = [
+/// The portable SHA-3: the `sha3` crate, except on AArch64, where its
+/// `keccak` takes the ARMv8.2 SHA3 instructions wherever the CPU has them
+/// (there it is the `armv8-sha3` backend) and mhash's scalar kernel
+/// ([`kernels::sha3::Scalar`]) is the portable one.
+fn portable_sha3(a: Algorithm) -> Box<dyn Hasher> {
+    #[cfg(target_arch = "aarch64")]
+    {
+        Box::new(kernels::sha3::Scalar::sha3(a.bits as usize))
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        sha3_crate(a)
+    }
+}
+
+/// Where [`portable_sha3`] comes from.
+const PORTABLE_SHA3_SOURCE: &str = if cfg!(target_arch = "aarch64") {
+    "mhash"
+} else {
+    "sha3 0.12"
+};
+
+pub(super) static SHA3: [Backend; 4] = [
     backend!("avx512", "mhash", || on(Feature::Avx512Vl), avx512_sha3),
     backend!("bmi2", "mhash", || on(Feature::Bmi2), bmi_sha3),
-    backend!(PORTABLE, "sha3 0.12", always, sha3_crate),
+    // keccak 0.2's ARMv8.2 path (`EOR3`, `RAX1`, `XAR`, `BCAX`), taken by
+    // its own check of the same `sha3` feature (cpufeatures).
+    backend!("armv8-sha3", "sha3 0.12", || on(Feature::ArmSha3), sha3_crate),
+    backend!(PORTABLE, PORTABLE_SHA3_SOURCE, always, portable_sha3),
 ];
 
 pub(super) static SM3: [Backend; 1] = [backend!(PORTABLE, "sm3 0.5", always, |_| {
@@ -1025,5 +1050,40 @@ pub(super) fn choice(kind: AlgoKind) -> super::calibrate::Choice {
             .find(|b| b.is_available())
             .unwrap_or(&list[list.len() - 1]),
         by: ChosenBy::Table,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each ARMv8 backend of SHA-256, SHA-512 and SHA-3 is offered exactly
+    /// where its feature is on (never on x86-64), and on AArch64 it is the
+    /// first one offered, so that the table picks it without calibration.
+    #[test]
+    fn armv8_backends_follow_their_features() {
+        for (list, name, feature) in [
+            (&SHA256[..], "armv8-sha2", Feature::ArmSha2),
+            (&SHA512[..], "armv8-sha512", Feature::ArmSha3),
+            (&SHA3[..], "armv8-sha3", Feature::ArmSha3),
+        ] {
+            let b = list.iter().find(|b| b.name() == name).expect(name);
+            assert_eq!(b.is_available(), feature.enabled(), "{name}");
+            if cfg!(target_arch = "aarch64") && feature.enabled() {
+                let first = list.iter().find(|b| b.is_available()).unwrap();
+                assert_eq!(first.name(), name);
+            }
+        }
+    }
+
+    /// The portable SHA-3 computes SHA-3 (FIPS 202's SHA3-256 of "abc").
+    #[test]
+    fn portable_sha3_is_sha3() {
+        let mut h = portable_sha3(Algorithm::new(AlgoKind::Sha3_256));
+        h.update(b"abc");
+        assert_eq!(
+            hex::encode(h.finalize()),
+            "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"
+        );
     }
 }

@@ -490,6 +490,41 @@ mod tests {
         assert!(Feature::ALL.iter().all(|&f| !detect::has(none, f)));
     }
 
+    /// On AArch64 the features agree with std's own detection (HWCAP on
+    /// Linux, `hw.optional.*` sysctls on macOS): `sha3` there implies the
+    /// SHA512 instructions too, as in `cpufeatures`, and `aes` PMULL.
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn arm_features_agree_with_std_detect() {
+        use std::arch::is_aarch64_feature_detected as d;
+        let std = [
+            (Feature::ArmSha2, d!("sha2")),
+            (Feature::ArmSha3, d!("sha3")),
+            (Feature::ArmPmull, d!("aes")),
+            (Feature::ArmCrc32, d!("crc")),
+        ];
+        for (f, want) in std {
+            assert_eq!(f.detected(), want, "{}", f.name());
+        }
+    }
+
+    /// Every Apple M-series CPU has the SHA-2, SHA-512/SHA-3, PMULL and
+    /// CRC32 instructions, and `aarch64-apple-darwin` enables them at
+    /// compile time (`cpufeatures` then answers without a sysctl).
+    #[cfg(all(target_arch = "aarch64", target_vendor = "apple"))]
+    #[test]
+    fn apple_silicon_has_every_arm_feature() {
+        assert!(cfg!(all(target_feature = "sha2", target_feature = "sha3")));
+        for f in [
+            Feature::ArmSha2,
+            Feature::ArmSha3,
+            Feature::ArmPmull,
+            Feature::ArmCrc32,
+        ] {
+            assert!(f.detected(), "{}", f.name());
+        }
+    }
+
     #[test]
     fn hwcaps_list_is_parsed() {
         assert_eq!(

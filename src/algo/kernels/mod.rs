@@ -125,6 +125,7 @@ use super::Hasher;
 /// no prefetch 1,980 / 1,209, 256 B 1,970 / 1,669, 512 B 1,978 / 1,897,
 /// 1 KiB 1,975 / 1,943, 2 KiB 1,933 / 1,959, 4 KiB 1,979 / 1,941. A read
 /// buffer (already in cache) is not slowed.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) const PREFETCH_AHEAD: usize = 1024;
 
 /// Asks the CPU to fetch the `bytes` (a multiple of 64) that start

@@ -1,11 +1,13 @@
 //! SHA3-224/256/384/512 (FIPS 202): the sponge shared by mhash's
-//! Keccak-f\[1600\] kernels, and the scalar kernel for x86-64 with BMI1
-//! and BMI2.
+//! Keccak-f\[1600\] kernels, and the scalar kernel (compiled for BMI1 and
+//! BMI2 on x86-64, and for any CPU).
 //!
 //! [`Sha3`] does the buffering, SHA-3's domain bits and pad10*1 (FIPS 202
 //! §6.1, §5.1) and the squeeze of one block; a [`Permutation`] absorbs
-//! whole blocks in its own state layout. Two permutations exist: the
-//! AVX-512F one ([`super::sha3_avx512`]) and [`Bmi`] here, a scalar
+//! whole blocks in its own state layout. Three permutations exist: the
+//! AVX-512F one ([`super::sha3_avx512`]), [`Scalar`] (the same loop as
+//! `Bmi` for any CPU: the portable SHA-3 on AArch64, where the `sha3`
+//! crate takes the SHA3 instructions) and [`Bmi`] here, a scalar
 //! Keccak-f\[1600\] written from FIPS 202 §3.2 with every round's 25 lanes
 //! in locals (two rounds per loop step) and compiled for BMI1/BMI2, so
 //! that chi's `a ^ (!b & c)` is one `andn` and one `xor` and rho's
@@ -180,6 +182,13 @@ fn round_carried(a: &mut [u64; 25], c: &mut [u64; 5], rc: u64) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2")]
 unsafe fn absorb_bmi(state: &mut [u64; 25], blocks: &[u8], rate: usize) {
+    absorb_blocks(state, blocks, rate);
+}
+
+/// The block loop of the scalar kernels, inlined into each so that it is
+/// compiled with that kernel's target features.
+#[inline(always)]
+fn absorb_blocks(state: &mut [u64; 25], blocks: &[u8], rate: usize) {
     let mut s = *state;
     for block in blocks.chunks_exact(rate) {
         super::prefetch_ahead(block.as_ptr(), rate.next_multiple_of(64));
@@ -196,6 +205,37 @@ unsafe fn absorb_bmi(state: &mut [u64; 25], blocks: &[u8], rate: usize) {
         }
     }
     *state = s;
+}
+
+/// The scalar Keccak-f\[1600\] for any CPU, with no feature check: the
+/// portable SHA-3 where the `sha3` crate is not portable. On AArch64 its
+/// `keccak` takes the ARMv8.2 SHA3 instructions (`EOR3`, `RAX1`, `XAR`,
+/// `BCAX`) whenever the CPU has them, whatever `MHASH_BACKEND` says, and
+/// on `aarch64-apple-darwin` always (the target enables `sha3`), so that
+/// crate is the `armv8-sha3` backend there and this kernel the portable
+/// one.
+#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+pub(in crate::algo) struct Scalar;
+
+impl Scalar {
+    /// A SHA3 computation with a `bits`-bit digest on this kernel.
+    #[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+    pub(in crate::algo) fn sha3(bits: usize) -> Sha3<Scalar> {
+        Sha3::with(Scalar, bits)
+    }
+}
+
+impl Permutation for Scalar {
+    type State = [u64; 25];
+    const ZERO: [u64; 25] = [0; 25];
+
+    fn absorb(&self, state: &mut [u64; 25], blocks: &[u8], rate: usize) {
+        absorb_blocks(state, blocks, rate);
+    }
+
+    fn lane(state: &[u64; 25], i: usize) -> u64 {
+        state[i]
+    }
 }
 
 /// The scalar Keccak-f\[1600\] compiled for BMI1/BMI2 (`andn`, `rorx`).
@@ -277,6 +317,11 @@ pub(super) mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn scalar_kernel_matches_the_sha3_crate_around_every_rate() {
+        matches_the_sha3_crate(Scalar::sha3);
     }
 
     #[cfg(target_arch = "x86_64")]
