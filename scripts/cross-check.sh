@@ -20,7 +20,8 @@
 #
 # What it installs where missing: the Rust targets (rustup), zig
 # (`pip install ziglang`; run as `python3 -m ziglang`) and cargo-zigbuild
-# (`cargo install --locked`). A piece that cannot be had prints
+# (`pip install cargo-zigbuild`: its prebuilt binary, seconds; `cargo
+# install --locked cargo-zigbuild` only where pip cannot, 712 s here). A piece that cannot be had prints
 # `SKIP <target>: <why>` and the script goes on; a lint error, a failed
 # link or a wrong binary fails it. Each step prints its time.
 #
@@ -36,7 +37,6 @@
 # cargo-zigbuild, not a bare `python3 -m ziglang cc` linker wrapper: the
 # wrapper is free to set up but fails to link (zig has no libiconv for
 # macOS without an SDK: rustc's `-liconv`), which cargo-zigbuild handles.
-# Installing it took 712 s here (2 shared cores), once per CI cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -87,7 +87,12 @@ ensure_zig() {
 ensure_zigbuild() {
   command -v cargo-zigbuild >/dev/null 2>&1 && return 0
   if [ "$install" = 1 ]; then
-    cargo install --locked cargo-zigbuild >/dev/null 2>&1 || true
+    { python3 -m pip install -q cargo-zigbuild ||
+      python3 -m pip install -q --break-system-packages cargo-zigbuild ||
+      python3 -m pip install -q --user cargo-zigbuild; } >/dev/null 2>&1 || true
+    hash -r
+    command -v cargo-zigbuild >/dev/null 2>&1 ||
+      cargo install --locked cargo-zigbuild >/dev/null 2>&1 || true
   fi
   command -v cargo-zigbuild >/dev/null 2>&1
 }

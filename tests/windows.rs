@@ -290,6 +290,7 @@ fn gnu_name_expands_a_wildcard_in_sorted_order() {
 fn install_links_makes_working_exe_files() {
     let d = with_abc();
     let links = d.path().join("links");
+    fs::create_dir(&links).unwrap();
     let o = mhash(d.path())
         .arg("--install-links")
         .arg(&links)
@@ -316,6 +317,13 @@ fn install_links_makes_working_exe_files() {
     assert!(run("sha256sum").starts_with(&format!("{SHA256_ABC} ")));
     // `printf abc | cksum`
     assert_eq!(run("cksum"), "1219131554 3 f\n");
+    // Again: the links are there already, which is no error.
+    let again = mhash(d.path())
+        .arg("--install-links")
+        .arg(&links)
+        .output()
+        .unwrap();
+    assert!(again.status.success(), "{again:?}");
 }
 
 // ---------------------------------------------------------------------------

@@ -46,8 +46,6 @@ pub fn message_bytes(s: &str) -> Vec<u8> {
 // Unix: arbitrary bytes in an OsStr (Windows has WTF-16 there).
 #[cfg(all(test, unix))]
 mod tests {
-    // Unix only: a Windows argument is UTF-16, never bytes that are not UTF-8.
-    #[cfg(unix)]
     #[test]
     fn arguments_that_are_not_utf8_survive_into_messages() {
         use super::*;
