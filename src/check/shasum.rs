@@ -34,7 +34,7 @@ pub fn run(con: &mut Console, job: &ShasumJob) -> i32 {
             let mut status = 0;
             for f in files {
                 let name = crate::os::os_bytes(f).into_owned();
-                match sumfile(con, &name, *alg, *mode) {
+                match sumfile(con, &name, *alg, *mode, None) {
                     Some(hex) => {
                         let line = hash_line(&name, *alg, *mode, *tag, &hex);
                         con.write_out(&line);
@@ -209,10 +209,22 @@ fn open_input(name: &[u8]) -> std::io::Result<Box<dyn Read>> {
     if name == b"-" {
         return Ok(Box::new(std::io::stdin()));
     }
-    let path = path_of(name);
+    let path = path_of(c_string(name));
     let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
     let f = std::fs::OpenOptions::new().read(true).write(is_dir).open(&path)?;
     Ok(Box::new(f))
+}
+
+/// Perl's test before a path reaches a system call (perl 5.36
+/// `S_is_safe_syscall`): no NUL before the last byte.
+fn perl_safe(name: &[u8]) -> bool {
+    name.len() <= 1 || !name[..name.len() - 1].contains(&0)
+}
+
+/// The path the system call sees: Perl passes the string as a C string,
+/// so a final NUL (which [`perl_safe`] lets through) ends it.
+fn c_string(name: &[u8]) -> &[u8] {
+    name.strip_suffix(b"\0").unwrap_or(name)
 }
 
 /// A path from a name's bytes (exact on Unix).
@@ -238,9 +250,48 @@ fn read_some(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
     }
 }
 
+/// Perl's warning for a path holding a NUL byte (perl 5.36
+/// `S_is_safe_syscall`: the name up to the first NUL, `\0`, the rest up
+/// to the next NUL), `at WHERE, <FH> line N.` in check mode.
+fn nul_warning(con: &mut Console, name: &[u8], op: &str, at: &str, line: Option<usize>) {
+    let cut = |b: &[u8]| b.split(|&c| c == 0).next().unwrap_or_default().to_vec();
+    let first = name.iter().position(|&c| c == 0).unwrap_or(name.len());
+    let mut w = format!("Invalid \\0 character in pathname for {op}: ").into_bytes();
+    w.extend_from_slice(&name[..first]);
+    w.extend_from_slice(b"\\0");
+    w.extend_from_slice(&cut(name.get(first + 1..).unwrap_or_default()));
+    w.extend_from_slice(format!(" at {at}").as_bytes());
+    if let Some(n) = line {
+        w.extend_from_slice(format!(", <FH> line {n}").as_bytes());
+    }
+    w.extend_from_slice(b".\n");
+    con.write_err(&w);
+}
+
+/// Where Digest::SHA's `addfile` opens files (Debian's perl 5.36), for
+/// Perl's NUL-in-pathname warnings.
+const ADDFILE_AT: &str = "/usr/lib/x86_64-linux-gnu/perl/5.36/Digest/SHA.pm line 123";
+
 /// The lower-case hex digest of `name` (shasum's `sumfile`), or `None`
 /// after printing `shasum: NAME: STRERROR` when it cannot be opened or read.
-fn sumfile(con: &mut Console, name: &[u8], alg: u32, mode: ShasumRead) -> Option<String> {
+/// `line`: the checksum file's line being verified, for Perl's warnings.
+fn sumfile(
+    con: &mut Console,
+    name: &[u8],
+    alg: u32,
+    mode: ShasumRead,
+    line: Option<usize>,
+) -> Option<String> {
+    if name != b"-" && !perl_safe(name) {
+        // Perl refuses the path before any system call (`-d`, then
+        // `sysopen`), with ENOENT.
+        nul_warning(con, name, "ftdir", ADDFILE_AT, line);
+        nul_warning(con, name, "open", ADDFILE_AT, line);
+        let mut msg = name.to_vec();
+        msg.extend_from_slice(b": No such file or directory");
+        con.error_msg(&msg);
+        return None;
+    }
     let digest = open_input(name).and_then(|mut r| {
         let mut buf = vec![0u8; 64 * 1024];
         let first = read_some(&mut *r, &mut buf)?;
@@ -435,8 +486,16 @@ fn verify(con: &mut Console, file: &OsString, given: u32, o: &ShasumCheck) -> Re
         };
         num_fmt_ok += 1;
         let fname = if bslash { unescape(fname) } else { fname.to_vec() };
-        if o.ignore_missing && std::fs::metadata(path_of(&fname)).is_err() {
-            continue;
+        if o.ignore_missing {
+            // `next if $ignore_missing && ! -e $fname` (a NUL: Perl warns,
+            // and the file does not exist).
+            if !perl_safe(&fname) {
+                nul_warning(con, &fname, "ftis", "/usr/bin/shasum line 284", Some(idx + 1));
+                continue;
+            }
+            if std::fs::metadata(path_of(c_string(&fname))).is_err() {
+                continue;
+            }
         }
         let mode = match modesym {
             b'*' => ShasumRead::Binary,
@@ -447,7 +506,7 @@ fn verify(con: &mut Console, file: &OsString, given: u32, o: &ShasumCheck) -> Re
         let mut rsp = fname.clone();
         rsp.extend_from_slice(b": ");
         let mut is_ok = false;
-        match sumfile(con, &fname, alg, mode) {
+        match sumfile(con, &fname, alg, mode, Some(idx + 1)) {
             None => {
                 rsp.extend_from_slice(b"FAILED open or read\n");
                 err = true;
