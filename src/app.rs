@@ -33,6 +33,15 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
         );
     }
     let ok = match job {
+        Job::Shasum(job) => {
+            // Perl shasum's statuses are its own (a `die` exits with
+            // errno), and it ignores failed writes to standard output
+            // (`print` under `$| = 1`, no check at exit): no
+            // `Console::finish` and its "write error".
+            let status = crate::check::shasum::run(con, &job);
+            con.flush_now();
+            return status;
+        }
         Job::Print(text) => {
             con.write_out(text.as_bytes());
             true

@@ -357,13 +357,16 @@ fn files_that_cannot_be_verified_fail_loudly() {
 }
 
 /// Copies the Perl shasum fixtures (tests/data/shasum, see its
-/// SOURCES.md) into a scratch directory.
+/// SOURCES.md; files only: `replay/` is tests/shasum.rs's) into a scratch
+/// directory.
 fn shasum_fixtures() -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shasum");
     for e in fs::read_dir(&src).unwrap() {
         let e = e.unwrap();
-        fs::copy(e.path(), d.path().join(e.file_name())).unwrap();
+        if e.file_type().unwrap().is_file() {
+            fs::copy(e.path(), d.path().join(e.file_name())).unwrap();
+        }
     }
     d
 }

@@ -25,6 +25,7 @@ mod proptest_gnu;
 mod published;
 mod reliability;
 mod roundtrip;
+mod shasum;
 // `--key` needs the `signatures` feature (on by default).
 #[cfg(feature = "signatures")]
 mod signatures;

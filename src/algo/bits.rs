@@ -17,6 +17,28 @@ use super::AlgoKind;
 const SHA1_IV: [u32; 5] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0];
 use super::kernels::sha256::{IV_224 as SHA224_IV, IV_256 as SHA256_IV};
 use super::kernels::sha512::{IV_384 as SHA384_IV, IV_512 as SHA512_IV};
+/// FIPS 180-4 §5.3.6.1.
+const SHA512_224_IV: [u64; 8] = [
+    0x8C3D37C819544DA2,
+    0x73E1996689DCD4D6,
+    0x1DFAB7AE32FF9C82,
+    0x679DD514582F9FCF,
+    0x0F6D2B697BD44DA8,
+    0x77E36F7304C48942,
+    0x3F9D85A86A1D36C8,
+    0x1112E6AD91D692A1,
+];
+/// FIPS 180-4 §5.3.6.2.
+const SHA512_256_IV: [u64; 8] = [
+    0x22312194FC2BF72C,
+    0x9F555FA3C84C64C2,
+    0x2393B86B6F53B151,
+    0x963877195940EABD,
+    0x96283EE2A88EFFE3,
+    0xBE5E1E2553863992,
+    0x2B0199FC2C85B8AA,
+    0x0EB72DDC81C52CA2,
+];
 
 #[derive(Clone, Debug)]
 enum State {
@@ -53,6 +75,24 @@ impl BitHasher {
         };
         Some(BitHasher {
             state,
+            out_len,
+            block: [0; 128],
+            filled: 0,
+            total: 0,
+        })
+    }
+
+    /// A hasher for SHA-512/t, `t` = 224 or 256 (FIPS 180-4 §5.3.6: SHA-512
+    /// with its own initial hash value, the digest cut to t bits), which
+    /// Perl `shasum -0 -a 512224|512256` computes; `None` for any other t.
+    pub fn sha512_t(t: u32) -> Option<BitHasher> {
+        let (iv, out_len) = match t {
+            224 => (SHA512_224_IV, 28),
+            256 => (SHA512_256_IV, 32),
+            _ => return None,
+        };
+        Some(BitHasher {
+            state: State::Sha512(iv),
             out_len,
             block: [0; 128],
             filled: 0,
@@ -167,6 +207,16 @@ pub fn shasum_hasher(algo: super::Algorithm, mode: ShasumMode) -> Option<Box<dyn
     })
 }
 
+/// `inner` behind Perl shasum's universal-newline reading (`-U`): every
+/// CR LF and every lone CR reaches it as LF (Digest::SHA `_addfileuniv`).
+pub fn universal(inner: Box<dyn super::Hasher>) -> Box<dyn super::Hasher> {
+    Box::new(Universal {
+        inner,
+        cr: false,
+        out: Vec::new(),
+    })
+}
+
 /// Universal-newline reading in front of another hasher.
 struct Universal {
     inner: Box<dyn super::Hasher>,
@@ -230,6 +280,22 @@ mod tests {
                 assert_eq!(h.finalize(), Algorithm::new(kind).digest(&msg), "{kind:?} {len}");
             }
         }
+    }
+
+    /// SHA-512/224 and SHA-512/256 over whole bytes are RustCrypto's.
+    #[test]
+    fn sha512_t_matches_sha2() {
+        use sha2::Digest as _;
+        for len in [0usize, 3, 111, 112, 200] {
+            let msg: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            let mut h = BitHasher::sha512_t(224).unwrap();
+            h.update_bytes(&msg);
+            assert_eq!(h.finalize(), sha2::Sha512_224::digest(&msg).to_vec());
+            let mut h = BitHasher::sha512_t(256).unwrap();
+            h.update_bytes(&msg);
+            assert_eq!(h.finalize(), sha2::Sha512_256::digest(&msg).to_vec());
+        }
+        assert!(BitHasher::sha512_t(384).is_none());
     }
 
     #[test]

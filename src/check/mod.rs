@@ -17,6 +17,7 @@ pub mod audit;
 pub mod formats;
 pub mod parse;
 pub mod rules;
+pub mod shasum;
 pub mod tally;
 
 pub use rules::algorithm_from_file_name;

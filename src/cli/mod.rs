@@ -11,6 +11,7 @@
 pub mod b3sum;
 pub mod getopt;
 pub mod help;
+pub mod shasum;
 
 mod stages;
 

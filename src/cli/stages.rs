@@ -72,6 +72,9 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
     if p == Personality::B3sum {
         return super::b3sum::parse(common, args);
     }
+    if p == Personality::Shasum {
+        return Ok(super::shasum::parse(common, args, env.posixly_correct));
+    }
     if p == Personality::Mhash
         && let Some(job) = super::special_command(&args)
     {

@@ -71,6 +71,95 @@ pub enum Job {
     Backends(String),
     /// `mhash bench`: measure every backend, print the report.
     Bench(crate::bench::BenchOpts),
+    /// Perl `shasum` 6.02: its own hash and check loops (`crate::check::shasum`).
+    Shasum(ShasumJob),
+}
+
+/// A Perl `shasum` 6.02 run (`/usr/bin/shasum`, Digest::SHA 6.02), parsed
+/// by `crate::cli::shasum`. Its check lines, per-line reading modes,
+/// messages and exit statuses (a checksum file that cannot be opened ends
+/// the run with its errno as the status) are not GNU's, so it has a job of
+/// its own rather than switches through GNU's loops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShasumJob {
+    /// Write `stdout` and `stderr` as they are and exit with `status`:
+    /// `-h`, `-v`, and every usage error (Getopt::Long's warnings, then
+    /// "Type shasum -h for help").
+    Exit {
+        /// Bytes for standard output.
+        stdout: Vec<u8>,
+        /// Bytes for standard error.
+        stderr: Vec<u8>,
+        /// The exit status (0 or 1).
+        status: i32,
+    },
+    /// Print a checksum line per file (`HEX MFILE`, or `SHAn (FILE) = HEX`
+    /// with `--tag`).
+    Hash {
+        /// shasum's algorithm number: 1, 224, 256, 384, 512, 512224 or 512256.
+        alg: u32,
+        /// How each file is read (its mode character in the line).
+        mode: ShasumRead,
+        /// `--tag`: BSD-style lines.
+        tag: bool,
+        /// The operands (never empty: `-` is standard input).
+        files: Vec<OsString>,
+    },
+    /// `-c`: verify each checksum file.
+    Check {
+        /// The `-a` number: only says whether 56- and 64-digit sums are
+        /// SHA-512/224 and SHA-512/256 (shasum's `%len2alg`).
+        alg: u32,
+        /// `-w`, `-s`, `-q`, `--strict`, `--ignore-missing`.
+        opts: ShasumCheck,
+        /// The checksum files (never empty: `-` is standard input).
+        files: Vec<OsString>,
+    },
+}
+
+/// The algorithm numbers Perl `shasum` 6.02 accepts (its `%isAlg`).
+pub const SHASUM_ALGORITHMS: [u32; 7] = [1, 224, 256, 384, 512, 512224, 512256];
+
+/// How Perl `shasum` reads a file (Digest::SHA `addfile` modes), with the
+/// character that marks it in a checksum line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShasumRead {
+    /// `-t` (the default), ` `: the bytes as they are (on Unix).
+    Text,
+    /// `-b`, `*`: the bytes as they are.
+    Binary,
+    /// `-U`, `U`: CR LF and lone CR read as LF, when Perl's `-T` calls the
+    /// file text.
+    Universal,
+    /// `-0`, `^`: the `0`/`1` characters are the message's bits.
+    Bits,
+}
+
+impl ShasumRead {
+    /// The mode character of a checksum line (`*`, ` `, `U`, `^`).
+    pub fn symbol(self) -> u8 {
+        match self {
+            ShasumRead::Text => b' ',
+            ShasumRead::Binary => b'*',
+            ShasumRead::Universal => b'U',
+            ShasumRead::Bits => b'^',
+        }
+    }
+}
+
+/// shasum's check-mode switches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShasumCheck {
+    /// `-w`: warn about each improperly formatted line.
+    pub warn: bool,
+    /// `-s`: print nothing on standard output, nor the summary warnings.
+    pub status: bool,
+    /// `-q`: no `OK` lines.
+    pub quiet: bool,
+    /// `--strict`: an improperly formatted line fails the file.
+    pub strict: bool,
+    /// `--ignore-missing`: lines whose file does not exist are skipped.
+    pub ignore_missing: bool,
 }
 
 /// The inputs of a run: operands, then the lists of `--files-from`.

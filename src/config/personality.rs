@@ -31,6 +31,10 @@ pub enum Personality {
     /// (`--length` in bytes, `--num-threads`, `--no-mmap`, `--no-names`,
     /// `--raw`, `--tag`, `-c`, `--quiet`).
     B3sum,
+    /// Perl `shasum` 6.02 (Digest::SHA's script): `-a 1|224|256|384|512|
+    /// 512224|512256`, its Getopt::Long command line, its `U`/`^` modes,
+    /// messages and exit statuses (see `crate::cli::shasum`).
+    Shasum,
 }
 
 impl Personality {
@@ -79,6 +83,12 @@ impl Personality {
         if base == "b3sum" || base.ends_with("-b3sum") {
             return Personality::B3sum;
         }
+        // Perl's script is installed as `shasum` (macOS, Debian) and found
+        // as `SHASUM.EXE` on case-insensitive file systems.
+        let lower = base.to_ascii_lowercase();
+        if lower.strip_suffix(".exe").unwrap_or(&lower) == "shasum" {
+            return Personality::Shasum;
+        }
         // `sum` is a suffix of every other name (and of `xxh64sum`): only
         // `gsum` and `PREFIX-sum` mean it.
         if base == "gsum" || base.ends_with("-sum") {
@@ -95,8 +105,10 @@ impl Personality {
     /// The canonical program name (`sha256sum`), as GNU's documentation
     /// links spell it, whatever `argv[0]` was.
     pub fn name(self) -> &'static str {
-        if self == Personality::B3sum {
-            return "b3sum";
+        match self {
+            Personality::B3sum => return "b3sum",
+            Personality::Shasum => return "shasum",
+            _ => {}
         }
         Self::GNU
             .iter()
@@ -118,14 +130,17 @@ impl Personality {
             Personality::B2sum => AlgoKind::Blake2b,
             Personality::B3sum => AlgoKind::Blake3,
             Personality::Sum => AlgoKind::Bsd,
-            Personality::Cksum | Personality::Mhash => return None,
+            Personality::Cksum | Personality::Mhash | Personality::Shasum => return None,
         };
         Some(Algorithm::new(kind))
     }
 
     /// True for the GNU-named personalities.
     pub fn is_gnu(self) -> bool {
-        !matches!(self, Personality::Mhash | Personality::B3sum)
+        !matches!(
+            self,
+            Personality::Mhash | Personality::B3sum | Personality::Shasum
+        )
     }
 
     /// True when `-l/--length` is accepted (b2sum, cksum, mhash).
@@ -173,6 +188,15 @@ mod tests {
             Personality::from_argv0(OsStr::new("/usr/local/bin/b3sum")),
             Personality::B3sum
         );
+        for name in ["shasum", "/usr/bin/shasum", "shasum.exe", "SHASUM", "ShaSum.EXE"] {
+            assert_eq!(
+                Personality::from_argv0(OsStr::new(name)),
+                Personality::Shasum,
+                "{name}"
+            );
+        }
+        assert_eq!(Personality::from_argv0(OsStr::new("xshasum")), Personality::Mhash);
+        assert_eq!(Personality::name(Personality::Shasum), "shasum");
     }
 
     #[test]

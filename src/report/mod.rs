@@ -190,6 +190,23 @@ impl Console {
         self.err_failed |= written.is_err();
     }
 
+    /// Writes `bytes` to standard error as they are (no program-name
+    /// prefix: Perl's `warn` of Getopt::Long's messages), after flushing
+    /// standard output as [`Console::error_msg`] does.
+    pub fn write_err(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        self.flush_now();
+        let err = &mut self.err;
+        let mut write = || err.write_all(bytes).and_then(|()| err.flush());
+        let written = match &self.progress {
+            Some(p) => p.suspend(write),
+            None => write(),
+        };
+        self.err_failed |= written.is_err();
+    }
+
     /// `name` quoted as the GNU release's `quotef` does.
     pub fn quotef(&self, name: &[u8]) -> Vec<u8> {
         quote::quotef_compat(name, self.compat <= GnuCompat::V9_1)
