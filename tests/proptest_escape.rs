@@ -145,6 +145,8 @@ proptest! {
         // BLAKE2b digest in base64 (the length is taken from hex digits
         // only, so a base64 digest that looks like hex is misread).
         prop_assume!(!(a.kind == AlgoKind::Blake2b && !tagged && b64 && a.digest_len() != 64));
+        // On Windows a `\` is a separator, written `/`: no name keeps one.
+        prop_assume!(cfg!(unix) || !name.contains(&b'\\'));
         let mut p = Parser::new(reader(a, cksum), false);
         let parsed = p.parse(&line);
         let parsed = match parsed {

@@ -83,10 +83,9 @@ impl Personality {
         if base == "b3sum" || base.ends_with("-b3sum") {
             return Personality::B3sum;
         }
-        // Perl's script is installed as `shasum` (macOS, Debian) and found
-        // as `SHASUM.EXE` on case-insensitive file systems.
-        let lower = base.to_ascii_lowercase();
-        if lower.strip_suffix(".exe").unwrap_or(&lower) == "shasum" {
+        // Perl's script is installed as `shasum` (macOS, Debian); as the
+        // other names, `SHASUM.EXE` where file names ignore case.
+        if base == "shasum" {
             return Personality::Shasum;
         }
         // `sum` is a suffix of every other name (and of `xxh64sum`): only
@@ -189,12 +188,13 @@ mod tests {
             Personality::B3sum
         );
         for name in ["shasum", "/usr/bin/shasum", "shasum.exe", "SHASUM", "ShaSum.EXE"] {
-            assert_eq!(
-                Personality::from_argv0(OsStr::new(name)),
-                Personality::Shasum,
-                "{name}"
-            );
+            let folded = Personality::from_name(OsStr::new(name), true);
+            assert_eq!(folded, Personality::Shasum, "{name}");
         }
+        assert_eq!(
+            Personality::from_name(OsStr::new("SHASUM"), false),
+            Personality::Mhash
+        );
         assert_eq!(Personality::from_argv0(OsStr::new("xshasum")), Personality::Mhash);
         assert_eq!(Personality::name(Personality::Shasum), "shasum");
     }

@@ -260,7 +260,12 @@ mod tests {
         let d = algo.digest(b"hello\n");
         let mut out = Vec::new();
         format_record(&mut out, algo, &d, 6, b"a\\b", &fmt(Style::Untagged));
-        assert_eq!(out, b"\\b1946ac92492d2347c6235b4d2611184  a\\\\b\n");
+        if cfg!(windows) {
+            // A `\` is a separator there, written `/` (os::portable_name).
+            assert_eq!(out, b"b1946ac92492d2347c6235b4d2611184  a/b\n");
+        } else {
+            assert_eq!(out, b"\\b1946ac92492d2347c6235b4d2611184  a\\\\b\n");
+        }
         out.clear();
         format_record(&mut out, algo, &d, 6, b"top\nbottom", &fmt(Style::Tagged));
         assert_eq!(out, b"\\MD5 (top\\nbottom) = b1946ac92492d2347c6235b4d2611184\n");
