@@ -581,11 +581,6 @@ pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     imp::same_file(a, b)
 }
 
-/// Whether `meta` is a FIFO (named pipe); false on Windows.
-pub fn is_fifo(meta: &std::fs::Metadata) -> bool {
-    imp::is_fifo(meta)
-}
-
 /// Once called, an interrupt that would end the process (Unix: SIGINT or
 /// SIGTERM at their default action; Windows: Ctrl-C or Ctrl-Break at the
 /// console) first writes `clear` to standard error (a progress bar's

@@ -262,7 +262,7 @@ pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
-pub(super) fn is_fifo(meta: &std::fs::Metadata) -> bool {
+fn is_fifo(meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::FileTypeExt;
     meta.file_type().is_fifo()
 }

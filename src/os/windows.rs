@@ -245,10 +245,6 @@ pub(super) fn file_id(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
     None
 }
 
-pub(super) fn is_fifo(_meta: &std::fs::Metadata) -> bool {
-    false
-}
-
 /// The volume serial number and file index of an open file: the same
 /// pair for two names of one file (hard links).
 fn volume_and_index(f: &File) -> Option<(u32, u64)> {
