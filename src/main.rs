@@ -14,8 +14,8 @@ use mhash::{cli, config::Personality, env::Env};
 // constructor runs CPUID (a trap to the hypervisor in a VM) several times.
 // Nothing here unwinds (panic = "abort"); std keeps the symbols for
 // backtraces. Listed in the binary, this library comes on the link line
-// before std's `-lgcc_s`, which `--as-needed` then drops (issue 17 part 4:
-// `ldd target/release/mhash` lists libc and the loader only).
+// before std's `-lgcc_s`, which `--as-needed` then drops
+// (`ldd target/release/mhash` lists libc and the loader only).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[link(name = "gcc_eh", kind = "static", modifiers = "-bundle")]
 unsafe extern "C" {}
@@ -25,7 +25,7 @@ unsafe extern "C" {}
 /// function the binary calls (indicatif's rate decay, `0.1f64.powf(t)`):
 /// defined here, it is resolved at link time and libm.so.6 is not loaded
 /// at all, one library fewer for every start (about 5% of `sha256sum
-/// /dev/null`'s time in one interleaved run, issue 17 part 4).
+/// /dev/null`'s time in one interleaved run).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[unsafe(no_mangle)]
 pub extern "C" fn pow(x: f64, y: f64) -> f64 {

@@ -1,4 +1,4 @@
-//! `mhash -c MANIFEST --audit DIR` (issue 18, part 3): every file of a
+//! `mhash -c MANIFEST --audit DIR`: every file of a
 //! tree reported as rclone `check --combined` does (`=` matching, `*`
 //! changed, `-` missing, `+` new, `!` unreadable), in manifest order and
 //! then walk order, as text and as JSON, with the counts on standard error

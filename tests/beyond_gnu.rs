@@ -1,4 +1,4 @@
-//! Beyond GNU (issue 5): BLAKE3 and the `b3sum` personality, XXH3/XXH128
+//! Beyond GNU: BLAKE3 and the `b3sum` personality, XXH3/XXH128
 //! in xxhsum's formats, several algorithms from one read
 //! (`-a md5,sha256,...`), check files mixing algorithms, and `mhash bench`.
 //!

@@ -1,4 +1,4 @@
-//! Backends chosen by measurement (issue 17 part 1): small inputs keep the
+//! Backends chosen by measurement: small inputs keep the
 //! table's order, large ones have their algorithm's backends timed first,
 //! `MHASH_BACKEND=NAME` forces one, and `--debug` / `--backends` say which
 //! and why. Which backend wins a measurement depends on the machine, so

@@ -1,4 +1,4 @@
-//! The native face's everyday conveniences (issue 6): `-r` walks,
+//! The native face's everyday conveniences: `-r` walks,
 //! `--files-from` lists, `--json` records, the progress bar, shell
 //! completions, the man page and `--install-links`; and that none of them
 //! exists under a GNU name (GNU's own diagnostics for unknown options).

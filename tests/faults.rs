@@ -1,4 +1,4 @@
-//! Faults and limits (issue 16): descriptors running out, processes
+//! Faults and limits: descriptors running out, processes
 //! sharing one pipe, address-space limits, EAGAIN and EINTR, close(2)
 //! errors, standard input named twice, hostile names in the progress bar.
 //! No file may be lost, no line torn, no run abort or loop for ever.

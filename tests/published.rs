@@ -1,5 +1,5 @@
 //! `mhash -c FILE` on the checksum files real projects publish, with no
-//! preprocessing (issue 15): each test writes a file in the project's
+//! preprocessing: each test writes a file in the project's
 //! layout (the source of the layout in its comment) over locally made
 //! artifacts, with digests from GNU's tools or OpenSSL where they are
 //! installed (else FIPS 180-2's digest of "abc"), and checks it.

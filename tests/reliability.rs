@@ -1,4 +1,4 @@
-//! Reliability (issue 4): bad input, hostile checksum files, odd operands,
+//! Reliability: bad input, hostile checksum files, odd operands,
 //! output faults, files that change while they are hashed, and memory under
 //! endless input. Nothing may panic, hang, lose a result or report OK for
 //! bytes that do not match.

@@ -1,4 +1,4 @@
-//! `mhash -c SUMS --key KEYFILE`: signed checksum files (issue 15 part 3).
+//! `mhash -c SUMS --key KEYFILE`: signed checksum files.
 //!
 //! The keys and signatures in tests/data/signatures/ were made by GnuPG,
 //! minisign, signify-openbsd and ssh-keygen (make.sh there; SOURCES.md

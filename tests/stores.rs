@@ -1,4 +1,4 @@
-//! The checksums object stores report (issue 18, part 1): CRC-32C and
+//! The checksums object stores report: CRC-32C and
 //! CRC-64/NVME as algorithms, `--base64` of the CRCs, and `--s3-etag`,
 //! `--s3-composite`, `--gcs`, `--hdfs`, `--hdfs-composite`.
 //!

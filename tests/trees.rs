@@ -1,4 +1,4 @@
-//! One digest for a whole tree (issue 18, part 2): `--go-h1` (Go's
+//! One digest for a whole tree: `--go-h1` (Go's
 //! `golang.org/x/mod/sumdb/dirhash` Hash1) and `--nar` (Nix's NAR hash).
 //!
 //! Oracles, never mhash's own output:

@@ -288,8 +288,8 @@ fn find_openssl() -> Option<PathBuf> {
 // 1. NIST CAVP SHA-1 / SHA-2 / SHA-3 (byte-oriented Short and Long messages)
 // ---------------------------------------------------------------------------
 //
-// Counts are those in the README table. SHA512_256{Short,Long}Msg.rsp are in
-// the directory too but are not tested: mhash does not offer SHA-512/256.
+// Counts are those in the README table. NIST's SHA-512/224 and SHA-512/256
+// files are not committed: mhash does not offer those algorithms.
 // There is no NIST SHA3-224 file; SHA3-224 is checked against OpenSSL below.
 
 macro_rules! cavp_test {

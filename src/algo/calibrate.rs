@@ -1,4 +1,4 @@
-//! Backends chosen by measurement (issue 17 part 1).
+//! Backends chosen by measurement.
 //!
 //! The backend tables in `backends.rs` are ordered fastest first on the
 //! CPUs they were measured on; on another core the order can be wrong

@@ -23,7 +23,7 @@ mod detect {
     //! 2.33+), so mhash executes no CPUID of its own: in a virtual machine
     //! every CPUID traps to the hypervisor, and the two detections a
     //! `sha256sum /dev/null` used to make cost about a tenth of its
-    //! start-up (issue 17 part 4). Elsewhere (musl, older glibc, a static
+    //! start-up. Elsewhere (musl, older glibc, a static
     //! glibc without the symbol) one CPUID of leaves 0, 1 and 7 instead.
     //! The raw CPUID bits are used, not glibc's "active" ones: the
     //! environment's `GLIBC_TUNABLES` is applied by [`super::Feature`]
@@ -108,7 +108,7 @@ mod detect {
     // among about 150 it resolves anyway), where `dlsym` cost about 8 us
     // of `sha256sum /dev/null` (its own lookup from the binary's symbol
     // table on, and glibc's lazily bound calls into the loader behind
-    // it; 2-core AMD EPYC Zen 4 VM, issue 17 part 4). The binary already
+    // it; 2-core AMD EPYC Zen 4 VM). The binary already
     // needs GLIBC_2.34 symbols of std where it is built on such a glibc.
     #[cfg(all(target_os = "linux", target_env = "gnu", mhash_glibc_cpuid_leaf))]
     unsafe extern "C" {

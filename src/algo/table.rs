@@ -119,6 +119,18 @@ pub struct AlgoInfo {
     /// checksum files publish it: 0 the most (`mhash -c` tries a bare
     /// digest as the lowest rank first: sha256, then blake3, sha3-256, sm3).
     pub publish_rank: u8,
+    /// What xxhsum writes before an untagged hex digest and reads back as
+    /// the algorithm's name (`XXH3_` and 16 hex digits: xxhsum 0.8 `-H3`).
+    pub hex_prefix: Option<&'static str>,
+    /// Whether a tag may carry a shorter length (`MD5-128 (f) = ...`,
+    /// `SHA1-80 (f) = ...`) in GNU cksum's check mode: GNU's tagged
+    /// fixed-length algorithms, SHA-3 excepted, whose `SHA3-N` tags name
+    /// the variant (GNU cksum.c `split_3` reads a length after any tag).
+    pub tag_takes_length: bool,
+    /// OpenSSL 3's name of the digest in `openssl dgst` lines
+    /// (`SHA2-256(f)= hex`, `BLAKE2B-512(f)= hex`), where it differs from
+    /// the tag and mhash reads it.
+    pub openssl_name: Option<&'static str>,
     /// Its implementations, fastest first; the last is portable.
     pub backends: &'static [Backend],
 }
@@ -147,6 +159,9 @@ const fn row(
         gnu,
         file_stems,
         publish_rank: 0,
+        hex_prefix: None,
+        tag_takes_length: false,
+        openssl_name: None,
         backends,
     }
 }
@@ -154,40 +169,57 @@ const fn row(
 use Class::{Cryptographic as C, Legacy as L, NonCryptographic as N};
 use GnuSince::{V9_1, V9_4};
 
-/// The table, in [`AlgoKind::ALL`]'s order (the order tags are tried in:
-/// where one tag is a prefix of another, the longer one comes first).
+/// `rows`, once each row's kind is found to be its index: a row out of
+/// place or missing stops the compilation (the table is a `static`, whose
+/// initializer is evaluated at compile time).
+const fn in_declaration_order(rows: [AlgoInfo; 21]) -> [AlgoInfo; 21] {
+    let mut i = 0;
+    while i < rows.len() {
+        assert!(
+            rows[i].kind as usize == i,
+            "TABLE's rows follow AlgoKind's declaration order"
+        );
+        i += 1;
+    }
+    rows
+}
+
+/// The table, in declaration order: `TABLE[kind as usize]` is `kind`'s
+/// row, which [`in_declaration_order`] proves when the program is
+/// compiled.
 #[rustfmt::skip]
-pub static TABLE: [AlgoInfo; 21] = [
+pub static TABLE: [AlgoInfo; 21] = in_declaration_order([
+    row(AlgoKind::Bsd, "bsd", None, 16, "BSD sum (GNU sum -r)", L, Some(V9_1), &[], &backends::BSD),
+    row(AlgoKind::Sysv, "sysv", None, 16, "System V sum (GNU sum -s)", L, Some(V9_1), &[], &backends::SYSV),
+    row(AlgoKind::Crc, "crc", None, 32, "POSIX.1-2017 cksum (CRC-32/CKSUM)", L, Some(V9_1), &[], &backends::CRC),
+    row(AlgoKind::Crc32b, "crc32b", None, 32, "CRC-32/ISO-HDLC (zlib crc32)", L, Some(V9_4), &[], &backends::CRC32B),
+    AlgoInfo { tag_takes_length: true, ..row(AlgoKind::Md5, "md5", Some("MD5"), 128, "RFC 1321", C, Some(V9_1), &["md5"], &backends::MD5) },
+    AlgoInfo { tag_takes_length: true, ..row(AlgoKind::Sha1, "sha1", Some("SHA1"), 160, "FIPS 180-4", C, Some(V9_1), &["sha1"], &backends::SHA1) },
+    AlgoInfo { tag_takes_length: true, openssl_name: Some("SHA2-224"), family: Some(Family::Sha2), ..row(AlgoKind::Sha224, "sha224", Some("SHA224"), 224, "FIPS 180-4", C, Some(V9_1), &["sha224"], &backends::SHA256) },
+    AlgoInfo { tag_takes_length: true, openssl_name: Some("SHA2-256"), family: Some(Family::Sha2), ..row(AlgoKind::Sha256, "sha256", Some("SHA256"), 256, "FIPS 180-4", C, Some(V9_1), &["sha256"], &backends::SHA256) },
+    AlgoInfo { tag_takes_length: true, openssl_name: Some("SHA2-384"), family: Some(Family::Sha2), ..row(AlgoKind::Sha384, "sha384", Some("SHA384"), 384, "FIPS 180-4", C, Some(V9_1), &["sha384"], &backends::SHA512) },
+    AlgoInfo { tag_takes_length: true, openssl_name: Some("SHA2-512"), family: Some(Family::Sha2), ..row(AlgoKind::Sha512, "sha512", Some("SHA512"), 512, "FIPS 180-4", C, Some(V9_1), &["sha512"], &backends::SHA512) },
     AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_224, "sha3-224", Some("SHA3-224"), 224, "FIPS 202", C, Some(V9_4), &["sha3-224"], &backends::SHA3) },
     AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_256, "sha3-256", Some("SHA3-256"), 256, "FIPS 202", C, Some(V9_4), &["sha3-256"], &backends::SHA3) },
     AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_384, "sha3-384", Some("SHA3-384"), 384, "FIPS 202", C, Some(V9_4), &["sha3-384"], &backends::SHA3) },
     AlgoInfo { publish_rank: 2, family: Some(Family::Sha3), ..row(AlgoKind::Sha3_512, "sha3-512", Some("SHA3-512"), 512, "FIPS 202", C, Some(V9_4), &["sha3-512"], &backends::SHA3) },
-    AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha224, "sha224", Some("SHA224"), 224, "FIPS 180-4", C, Some(V9_1), &["sha224"], &backends::SHA256) },
-    AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha256, "sha256", Some("SHA256"), 256, "FIPS 180-4", C, Some(V9_1), &["sha256"], &backends::SHA256) },
-    AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha384, "sha384", Some("SHA384"), 384, "FIPS 180-4", C, Some(V9_1), &["sha384"], &backends::SHA512) },
-    AlgoInfo { family: Some(Family::Sha2), ..row(AlgoKind::Sha512, "sha512", Some("SHA512"), 512, "FIPS 180-4", C, Some(V9_1), &["sha512"], &backends::SHA512) },
-    row(AlgoKind::Sha1, "sha1", Some("SHA1"), 160, "FIPS 180-4", C, Some(V9_1), &["sha1"], &backends::SHA1),
-    row(AlgoKind::Md5, "md5", Some("MD5"), 128, "RFC 1321", C, Some(V9_1), &["md5"], &backends::MD5),
     AlgoInfo {
         publish_rank: 1,
         length: Length::Truncated,
+        openssl_name: Some("BLAKE2B-512"),
         ..row(AlgoKind::Blake2b, "blake2b", Some("BLAKE2b"), 512, "RFC 7693", C, Some(V9_1), &["b2", "blake2b", "blake2"], &backends::BLAKE2B)
     },
-    AlgoInfo { publish_rank: 3, ..row(AlgoKind::Sm3, "sm3", Some("SM3"), 256, "GB/T 32905-2016", C, Some(V9_1), &["sm3"], &backends::SM3) },
+    AlgoInfo { tag_takes_length: true, publish_rank: 3, ..row(AlgoKind::Sm3, "sm3", Some("SM3"), 256, "GB/T 32905-2016", C, Some(V9_1), &["sm3"], &backends::SM3) },
     AlgoInfo {
         publish_rank: 1,
         length: Length::Extendable,
         ..row(AlgoKind::Blake3, "blake3", Some("BLAKE3"), 256, "the BLAKE3 specification (2020)", C, None, &["b3", "blake3"], &backends::BLAKE3)
     },
+    AlgoInfo { hex_prefix: Some("XXH3_"), ..row(AlgoKind::Xxh3, "xxh3", Some("XXH3"), 64, "xxHash 0.8 (XXH3_64bits)", N, None, &["xxh3"], &backends::XXH3) },
     row(AlgoKind::Xxh128, "xxh128", Some("XXH128"), 128, "xxHash 0.8 (XXH3_128bits)", N, None, &["xxh128"], &backends::XXH128),
-    row(AlgoKind::Xxh3, "xxh3", Some("XXH3"), 64, "xxHash 0.8 (XXH3_64bits)", N, None, &["xxh3"], &backends::XXH3),
-    row(AlgoKind::Crc64Nvme, "crc64nvme", Some("CRC64NVME"), 64, "CRC-64/NVME (NVM Command Set 1.0; the CRC catalogue)", N, None, &["crc64nvme"], &backends::CRC64NVME),
     row(AlgoKind::Crc32c, "crc32c", Some("CRC32C"), 32, "CRC-32/ISCSI (Castagnoli; RFC 3720 B.4)", N, None, &["crc32c"], &backends::CRC32C),
-    row(AlgoKind::Crc32b, "crc32b", None, 32, "CRC-32/ISO-HDLC (zlib crc32)", L, Some(V9_4), &[], &backends::CRC32B),
-    row(AlgoKind::Crc, "crc", None, 32, "POSIX.1-2017 cksum (CRC-32/CKSUM)", L, Some(V9_1), &[], &backends::CRC),
-    row(AlgoKind::Sysv, "sysv", None, 16, "System V sum (GNU sum -s)", L, Some(V9_1), &[], &backends::SYSV),
-    row(AlgoKind::Bsd, "bsd", None, 16, "BSD sum (GNU sum -r)", L, Some(V9_1), &[], &backends::BSD),
-];
+    row(AlgoKind::Crc64Nvme, "crc64nvme", Some("CRC64NVME"), 64, "CRC-64/NVME (NVM Command Set 1.0; the CRC catalogue)", N, None, &["crc64nvme"], &backends::CRC64NVME),
+]);
 
 impl AlgoKind {
     /// Every kind in the order `--backends` and `mhash -a`'s list show
@@ -201,11 +233,7 @@ impl AlgoKind {
 
     /// This algorithm's row of [`TABLE`].
     pub fn info(self) -> &'static AlgoInfo {
-        // 21 rows: a scan is as quick as an index and cannot go stale.
-        TABLE
-            .iter()
-            .find(|r| r.kind == self)
-            .expect("every AlgoKind has a row (test: every_kind_has_one_row)")
+        &TABLE[self as usize]
     }
 }
 
@@ -242,10 +270,10 @@ mod tests {
     }
 
     #[test]
-    fn every_kind_has_one_row_in_all_order() {
+    fn every_kind_has_one_row_at_its_index() {
         assert_eq!(TABLE.len(), AlgoKind::ALL.len());
-        for (row, kind) in TABLE.iter().zip(AlgoKind::ALL) {
-            assert_eq!(row.kind, kind, "TABLE follows AlgoKind::ALL");
+        for kind in AlgoKind::ALL {
+            assert_eq!(kind.info().kind, kind);
         }
     }
 

@@ -233,7 +233,7 @@ mod tests {
     #[test]
     fn file_names_imply_algorithms() {
         let k = |n: &str| algorithm_from_file_name(n.as_bytes()).map(|a| a.kind);
-        // The names real projects publish under (issue 15's list).
+        // The names real projects publish under.
         for (name, kind) in [
             ("SHA256SUMS", AlgoKind::Sha256),
             ("dist/MD5SUMS", AlgoKind::Md5),

@@ -709,7 +709,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     // lines too. `--untagged` still writes them bare.
     let untellable = p == Personality::Mhash
         && algo.kind.info().class == crate::algo::Class::NonCryptographic
-        && !(algo.kind == AlgoKind::Xxh3 && encoding == Encoding::Hex);
+        && !(algo.kind.info().hex_prefix.is_some() && encoding == Encoding::Hex);
     let tagged = !t.more_kinds.is_empty() || t.tag.unwrap_or(p == Personality::Cksum || untellable);
     let mut algos = vec![algo];
     algos.extend(t.more_kinds.iter().map(|&k| Algorithm::new(k)));

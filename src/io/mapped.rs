@@ -66,7 +66,7 @@ pub enum Outcome {
 /// (A file written in large chunks sits in the page cache in large folios,
 /// faulted in about 1,200 faults per GiB; one written 4 KiB at a time takes
 /// about 16,400, which cost b3sum's single map as much as mhash's windows.)
-/// 32 MiB is the smallest window at b3sum's speed on both; issue 3's 8 MiB
+/// 32 MiB is the smallest window at b3sum's speed on both; the 8 MiB
 /// bound would cost 6%. Scaled with the threads so each keeps 16 MiB
 /// between two meetings on a larger machine.
 pub fn tree_window(threads: usize) -> u64 {

@@ -1,6 +1,6 @@
 //! One large regular file copied out of the page cache by two threads at
-//! once with `pread(2)`, and hashed in order by one of them (issue 17
-//! part 3, reading at the copy floor).
+//! once with `pread(2)`, and hashed in order by one of them
+//! (reading at the copy floor).
 //!
 //! A digest that runs faster than the kernel copies (XXH3 hashes 20 GB/s
 //! and more on one core; the copy out of the page cache gives 7-8 GB/s on
@@ -18,7 +18,7 @@
 //! 1 MiB all took 145-150 ms (median) against `dd bs=256K`'s 180-200 ms
 //! in the same rounds; 512 KiB chunks 161 ms; 2-4 MiB chunks were no
 //! better in an earlier run. Four slots keep the peak resident set of the
-//! whole process near 6 MiB (issue 3's bound is 8 MiB); the windows a
+//! whole process near 6 MiB (the bound is 8 MiB); the windows a
 //! second thread mapped ahead, which this replaces, held 19.9 MiB.
 //!
 //! A chunk that comes back short (the file shrank while it was read) ends

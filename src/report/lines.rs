@@ -124,8 +124,13 @@ pub fn format_record(
         }
         Style::Untagged => {
             // xxhsum -H3 writes `XXH3_` before the digest; its -c needs it.
-            if algo.kind == AlgoKind::Xxh3 && fmt.encoding == Encoding::Hex {
-                out.extend_from_slice(b"XXH3_");
+            if let Some(prefix) = algo
+                .kind
+                .info()
+                .hex_prefix
+                .filter(|_| fmt.encoding == Encoding::Hex)
+            {
+                out.extend_from_slice(prefix.as_bytes());
             }
             encode_digest(out, digest, fmt.encoding);
             out.extend_from_slice(if fmt.binary { b" *" } else { b"  " });

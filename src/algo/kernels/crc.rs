@@ -25,7 +25,7 @@
 //! These kernels take their CPU features from [`crate::algo::cpu`] (the
 //! copy of CPUID glibc's loader made), so a `cksum` runs no CPUID of its
 //! own; crc-fast and crc32fast ask std's detection, 7 CPUIDs, about 70
-//! µs in a virtual machine (issue 17 part 4).
+//! µs in a virtual machine.
 
 /// One CRC's parameters, as the CRC catalogue (Greg Cook's "Catalogue of
 /// parametrised CRC algorithms") lists them.

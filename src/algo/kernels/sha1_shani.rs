@@ -11,7 +11,7 @@
 //! (`cpufeatures`: CPUID three times, each a trap to the hypervisor in a
 //! VM, about 10 µs each on the 2-core Xeon VM), which every `sha1sum` run
 //! paid at start-up; this kernel asks [`crate::algo::cpu`], which reads
-//! what glibc's loader already found (issue 17 part 4).
+//! what glibc's loader already found.
 
 use super::Compress;
 use core::arch::x86_64::*;

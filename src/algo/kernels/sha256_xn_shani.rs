@@ -21,7 +21,7 @@ use core::arch::x86_64::*;
 /// runs its own CPU check (`cpufeatures`: three CPUID instructions, each
 /// a trap to the hypervisor in a VM, about 10 µs each measured on the
 /// 2-core Xeon VM); this kernel asks [`crate::algo::cpu`], which reads
-/// what glibc's loader already found (issue 17 part 4).
+/// what glibc's loader already found.
 pub(in crate::algo) struct Sha256Ni([u32; 8]);
 
 impl Sha256Ni {
