@@ -550,7 +550,7 @@ fn finished(closed: io::Result<()>, done: Finished, kernel_name: &'static str) -
     closed.map(|()| Digested {
         digest: done.digest,
         size: done.total,
-        method: "read",
+        method: crate::io::Method::Read,
         lane_kernel: Some(kernel_name),
         store: None,
         io_trial: None,
@@ -743,7 +743,7 @@ fn read_alone(file: &mut File, algo: Algorithm, buf: &mut [u8]) -> io::Result<Di
     Ok(Digested {
         digest: hasher.finalize(),
         size: total,
-        method: "read",
+        method: crate::io::Method::Read,
         lane_kernel: None,
         store: None,
         io_trial: None,

@@ -10,6 +10,7 @@
 mod fanout;
 pub mod lanes;
 mod mapped;
+pub mod plan;
 mod readers;
 mod split;
 mod trial;
@@ -18,6 +19,8 @@ pub use trial::Figures;
 
 pub use fanout::Multi;
 pub use mapped::{set_tree_window, tree_window};
+pub use plan::Method;
+use plan::{Advice, Strategy, Threads as _};
 
 use crate::algo::{Algorithm, Capability, Hasher};
 use crate::config::IoMode;
@@ -190,7 +193,7 @@ pub struct Digested {
     pub size: u64,
     /// `read`, `mmap` (with `read` for any growth past the size at open),
     /// or `mmap+read` when the file shrank under the map and was re-read.
-    pub method: &'static str,
+    pub method: Method,
     /// The lane kernel that hashed it beside other inputs (`avx2-x8`), or
     /// `None` for the single-stream backend ([`lanes::digest_batch`]).
     pub lane_kernel: Option<&'static str>,
@@ -363,6 +366,34 @@ fn tree_pool(threads: usize) -> bool {
     })
 }
 
+/// The run's threads as [`plan::plan`] asks for them: from `-j` (or the
+/// default count) where the input is hashed with threads.
+struct RunThreads<'a>(&'a InputOpts);
+
+impl plan::Threads for RunThreads<'_> {
+    fn stream(&self) -> usize {
+        self.0.threads.map_or(1, crate::sched::effective_jobs)
+    }
+    fn split(&self) -> Option<usize> {
+        self.0
+            .threads
+            .map(|t| crate::sched::effective_jobs(t).min(crate::sched::cores()))
+    }
+    fn tree_pool(&self, threads: usize) -> bool {
+        tree_pool(threads)
+    }
+}
+
+/// `hasher`'s capability as [`plan::Shape`].
+fn shape_of(hasher: &mut dyn Hasher) -> plan::Shape {
+    match hasher.capability() {
+        Capability::None => plan::Shape::Plain,
+        Capability::Tree(_) => plan::Shape::Tree,
+        Capability::Combine(_) => plan::Shape::Combine,
+        Capability::Multi(_) => plan::Shape::Multi,
+    }
+}
+
 /// Stack size of the tree hash's pool threads: 256 KiB (hashing needs
 /// little stack).
 const WORKER_STACK: usize = 256 * 1024;
@@ -455,15 +486,7 @@ pub fn digest_inputs(
             Box::new(Multi(algos.iter().map(|a| a.hasher()).collect()))
         }
     };
-    // Threads for one large input (BLAKE3's tree, or one per digest),
-    // counted only when an input could use them: the count reads cgroup
-    // files (`available_parallelism`), which `sha256sum FILE` never needs.
-    let stream_threads = || opts.threads.map_or(1, crate::sched::effective_jobs);
-    // One file split across threads: no more than the cores.
-    let split_threads = || {
-        opts.threads
-            .map(|t| crate::sched::effective_jobs(t).min(crate::sched::cores()))
-    };
+    let threads = RunThreads(opts);
     // Throws away what was hashed and rewinds: the file changed under a
     // map or a split read, and is read again as it is now.
     let restart = |f: &mut File, hasher: &mut Box<dyn Hasher>, total: &mut u64| -> io::Result<()> {
@@ -473,7 +496,7 @@ pub fn digest_inputs(
     };
     let mut hasher = make();
     let mut total = 0u64;
-    let mut method = "read";
+    let mut method = Method::Read;
     let mut io_trial = None;
     let r = if name == "-" {
         stream(
@@ -481,143 +504,117 @@ pub fn digest_inputs(
             hasher.as_mut(),
             buf,
             &mut total,
-            &stream_threads,
+            &|| threads.stream(),
             &mut || {},
             &mut io_trial,
         )
     } else {
         let mut f = crate::os::open_input(Path::new(name), false, false)?;
-        // The size decides mapping and splitting only; where neither can
-        // happen, skip the fstat (one system call less per small file).
-        // One digest of a large file may be hashed from a map, if that
-        // measures faster (`trial::feed_file`).
-        let may_trial = mode == IoMode::Auto
-            && !read_errors_end_input
-            && matches!(hasher.capability(), Capability::None)
-            && crate::algo::calibrate::mode() != crate::algo::calibrate::Mode::Never
-            && mapped::may_map(IoMode::Mmap, algo);
-        let needs_size = opts.threads.is_some() || may_trial || mapped::may_map(mode, algo);
-        let size = if needs_size { regular_size(&f) } else { None };
+        let mut facts = plan::Facts {
+            algo,
+            digests: algos.len(),
+            shape: shape_of(hasher.as_mut()),
+            mode,
+            read_errors_end_input,
+            calibrating: crate::algo::calibrate::mode() != crate::algo::calibrate::Mode::Never,
+            threaded: opts.threads.is_some(),
+            size: None,
+        };
+        if facts.wants_size() {
+            facts.size = regular_size(&f);
+        }
         // A large input, or the input that makes a run of many long
         // enough, first has its algorithm's backends timed, where it has
         // a choice of them (once per run; `prepare_for_input` returns at
         // once for a small one: see algo::calibrate).
         let mut measured = false;
         for a in algos {
-            measured |= a.prepare_for_input(size);
+            measured |= a.prepare_for_input(facts.size);
         }
         if measured {
             hasher = make();
+            facts.shape = shape_of(hasher.as_mut());
         }
-        let mut advised = false;
-        // One tree hash (BLAKE3) of a large file on several threads: from
-        // a map, as b3sum does (the copy of read(2) costs as much as the
-        // hashing there), a bounded window at a time.
-        let tree = algos.len() == 1
-            && size
-                .is_some_and(|n| mapped::should_map_tree(mode, algo, n) || mapped::should_map(mode, algo, n))
-            && matches!(hasher.capability(), Capability::Tree(_))
-            && {
-                let threads = stream_threads();
-                threads > 1 && tree_pool(threads)
-            };
-        // One digest faster than the copy (XXH3) of a large file: read by
-        // two threads at once, hashed in order on this one.
-        let paired = !tree
-            && algos.len() == 1
-            && size.is_some_and(|n| readers::should_read(mode, algo, n))
-            && stream_threads() > 1;
-        let how = if tree {
-            mapped::Mapping::Tree
-        } else {
-            mapped::Mapping::Serial
-        };
-        if let Some(size) = size
-            && paired
-        {
-            crate::os::advise_sequential(&f);
-            advised = true;
-            if readers::feed(&f, size, hasher.as_mut(), &mut total)? {
-                // Streams on from where the two readers stopped (the
-                // file may have grown, or shrunk under them).
-                method = "read (2 threads)";
-                f.seek(io::SeekFrom::Start(total))?;
-            }
-        } else if let Some(size) = size
-            && may_trial
-            && !tree
-            && size >= trial::FILE_TRIAL_MIN
-        {
-            crate::os::advise_sequential(&f);
-            advised = true;
-            match trial::feed_file(
-                &f,
-                size,
-                hasher.as_mut(),
-                buf.bytes(),
-                &mut total,
-                stream_threads(),
-                &mut io_trial,
-            )? {
-                trial::FileWay::Read => {}
-                trial::FileWay::Mapped => method = "mmap",
-                trial::FileWay::Restart => {
-                    method = "mmap+read";
-                    restart(&mut f, &mut hasher, &mut total)?;
+        let strategy = plan::plan(&facts, &threads);
+        match strategy {
+            Strategy::Paired { size } => {
+                crate::os::advise_sequential(&f);
+                if readers::feed(&f, size, hasher.as_mut(), &mut total)? {
+                    // Streams on from where the two readers stopped (the
+                    // file may have grown, or shrunk under them).
+                    method = Method::ReadPaired;
+                    f.seek(io::SeekFrom::Start(total))?;
                 }
             }
-        } else if let Some(size) = size
-            && (tree || mapped::should_map(mode, algo, size))
-        {
-            match mapped::feed_mapped(&f, 0, size, hasher.as_mut(), how, &mut total) {
-                Ok(mapped::Outcome::Whole) => {
-                    // A map leaves the file offset alone: read on from
-                    // where the map ended.
-                    method = "mmap";
+            Strategy::Trial { size } => {
+                crate::os::advise_sequential(&f);
+                match trial::feed_file(
+                    &f,
+                    size,
+                    hasher.as_mut(),
+                    buf.bytes(),
+                    &mut total,
+                    threads.stream(),
+                    &mut io_trial,
+                )? {
+                    trial::FileWay::Read => {}
+                    trial::FileWay::Mapped => method = Method::Mmap,
+                    trial::FileWay::Restart => {
+                        method = Method::MmapThenRead;
+                        restart(&mut f, &mut hasher, &mut total)?;
+                    }
+                }
+            }
+            Strategy::Map { size, tree } => {
+                let how = if tree {
+                    mapped::Mapping::Tree
+                } else {
+                    mapped::Mapping::Serial
+                };
+                match mapped::feed_mapped(&f, 0, size, hasher.as_mut(), how, &mut total) {
+                    Ok(mapped::Outcome::Whole) => {
+                        // A map leaves the file offset alone: read on from
+                        // where the map ended.
+                        method = Method::Mmap;
+                        f.seek(io::SeekFrom::Start(size))?;
+                    }
+                    Ok(mapped::Outcome::Shrank) => {
+                        // The file shrank under the map: what was hashed is
+                        // wrong (zeros stood in for the lost pages). Start
+                        // again, streaming, from the file as it is now.
+                        method = Method::MmapThenRead;
+                        restart(&mut f, &mut hasher, &mut total)?;
+                    }
+                    // Not mappable after all (e.g. a file system without
+                    // mmap): stream it instead, from the start.
+                    Err(_) => restart(&mut f, &mut hasher, &mut total)?,
+                }
+            }
+            Strategy::Split { size, threads } => {
+                crate::os::advise_sequential(&f);
+                if split::feed_segments(&f, size, hasher.as_mut(), threads, &mut total)? {
+                    method = Method::ReadSplit;
                     f.seek(io::SeekFrom::Start(size))?;
-                }
-                Ok(mapped::Outcome::Shrank) => {
-                    // The file shrank under the map: what was hashed is
-                    // wrong (zeros stood in for the lost pages). Start
-                    // again, streaming, from the file as it is now.
-                    method = "mmap+read";
+                } else {
+                    // The file shrank while it was read: start again.
                     restart(&mut f, &mut hasher, &mut total)?;
                 }
-                // Not mappable after all (e.g. a file system without
-                // mmap): stream it instead, from the start.
-                Err(_) => restart(&mut f, &mut hasher, &mut total)?,
             }
-        } else if let Some(size) = size
-            && size >= SPLIT_MIN
-            && let Some(threads) = split_threads()
-            && threads > 1
-            && !read_errors_end_input
-            && matches!(hasher.capability(), Capability::Combine(_))
-        {
-            crate::os::advise_sequential(&f);
-            if split::feed_segments(&f, size, hasher.as_mut(), threads, &mut total)? {
-                method = "read (split)";
-                f.seek(io::SeekFrom::Start(size))?;
-            } else {
-                // The file shrank while it was read: start again.
-                restart(&mut f, &mut hasher, &mut total)?;
-            }
-        } else if size.is_some_and(|n| n >= SEQUENTIAL_HINT_MIN) {
-            crate::os::advise_sequential(&f);
-            advised = true;
+            Strategy::Stream(Advice::Now) => crate::os::advise_sequential(&f),
+            Strategy::Stream(Advice::AfterFirstRead | Advice::Never) => {}
         }
         // Streams the file, or, after a map, whatever it grew by since
         // it was opened: the digest is of the bytes there until EOF. A
-        // file not measured above gets its read-ahead hint once it proves
-        // large (its first read fills the buffer).
-        let hint_later = !advised && size.is_none();
+        // file whose size was not asked for gets its read-ahead hint once
+        // it proves large (its first read fills the buffer).
+        let hint_later = strategy == Strategy::Stream(Advice::AfterFirstRead);
         let hint = crate::os::ReadAheadHint::of(&f);
         let r = stream(
             &mut f,
             hasher.as_mut(),
             buf,
             &mut total,
-            &stream_threads,
+            &|| threads.stream(),
             &mut || {
                 if hint_later {
                     hint.apply();
@@ -681,7 +678,7 @@ pub fn digest_store(
     Ok(Digested {
         digest: Vec::new(),
         size: total,
-        method: "read",
+        method: Method::Read,
         lane_kernel: None,
         store: Some(h.finish()),
         io_trial: None,
