@@ -180,11 +180,11 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     } else {
         None
     };
-    let window = jobs * sched::WINDOW_PER_JOB;
     // Several files at once in the lanes of a multi-buffer kernel, where
     // the algorithm has one here (see `io::lanes`); else one at a time
     // (lazily: each input is opened only when its turn comes).
-    let lost = match lanes {
+    let lane_choice = std::sync::atomic::AtomicBool::new(false);
+    let work = match lanes {
         Some(l) => {
             // The lane kernels are timed (where the run is large enough) by the
             // first thread to reach its first batch, while the other threads
@@ -196,7 +196,6 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
             // idled 0.2 ms. The batch sizes come from the table's first choice
             // (`lanes` above); a kernel chosen with fewer lanes refills its
             // lanes within a batch.
-            let lane_choice = std::sync::atomic::AtomicBool::new(false);
             let work = |ops: Vec<Operand>, buf: &mut ReadBuf, out: &mut dyn sched::Deliver<Res>| {
                 if !lane_choice.swap(true, std::sync::atomic::Ordering::Relaxed) {
                     choose_lane_kernel(algo, (!expands).then_some(operands));
@@ -231,7 +230,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
             } else {
                 batching.with_total(operands)
             };
-            sched::run_ordered_batched(jobs, window, batching, producer, work, emit)
+            sched::Work::Batches(batching, work)
         }
         None => {
             // One at a time: with one job, each result is written before
@@ -246,9 +245,10 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
                 };
                 (op.name, r)
             };
-            sched::run_ordered(jobs, window, producer, work, emit)
+            sched::Work::OneByOne(work)
         }
     };
+    let lost = sched::run_work(jobs, work, producer, emit);
     if lost > 0 {
         con.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
         ok = false;

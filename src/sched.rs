@@ -92,6 +92,39 @@ struct State<W, R, P> {
     _w: std::marker::PhantomData<fn() -> W>,
 }
 
+/// How the inputs of a run are worked: one at a time, or in batches that
+/// a multi-buffer kernel hashes side by side (`io::lanes`).
+pub enum Work<F, G> {
+    /// `F(item, state) -> result`, one item per call.
+    OneByOne(F),
+    /// `G(items, state, out)`, delivering each item's result through
+    /// `out` (in any order, by index), in batches as `batching` says.
+    Batches(Batching, G),
+}
+
+/// The one entry to the scheduler for hash mode and check mode: runs
+/// every item `producer` yields on `jobs` threads as `work` says, with a
+/// window of [`WINDOW_PER_JOB`] results per thread, and passes each result
+/// to `emit` in production order ([`run_ordered`],
+/// [`run_ordered_batched`]). Returns the number of results lost (0 unless
+/// the scheduler failed).
+pub fn run_work<W, R, S, P, F, G, E>(jobs: usize, work: Work<F, G>, producer: P, emit: E) -> usize
+where
+    W: Send,
+    R: Send,
+    P: FnMut() -> Option<Item<W, R>> + Send,
+    S: WorkerState,
+    F: Fn(W, &mut S) -> R + Sync,
+    G: Fn(Vec<W>, &mut S, &mut dyn Deliver<R>) + Sync,
+    E: FnMut(R, bool) + Send,
+{
+    let window = jobs.max(1) * WINDOW_PER_JOB;
+    match work {
+        Work::OneByOne(f) => run_ordered(jobs, window, producer, f, emit),
+        Work::Batches(batching, g) => run_ordered_batched(jobs, window, batching, producer, g, emit),
+    }
+}
+
 /// Runs every item `producer` yields, on `jobs` threads (the caller's
 /// included), and passes each result to `emit` in production order.
 ///

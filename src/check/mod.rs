@@ -509,12 +509,11 @@ fn schedule(common: &Common, lines: &mut Lines<'_>, sink: &mut (dyn FnMut(Event,
         ..io::InputOpts::default()
     };
     let jobs = sched::effective_jobs(common.jobs);
-    let window = jobs * sched::WINDOW_PER_JOB;
     let producer = || lines.next_item();
     let emit = |ev, more| sink(ev, more);
     // Several listed files at once in the lanes of a multi-buffer kernel
     // where their algorithm has one (see `io::lanes`).
-    match io::lanes::max_lane_count(&opts) {
+    let work = match io::lanes::max_lane_count(&opts) {
         Some(l) => {
             let verify_batch =
                 |batch: Vec<Listed>, buf: &mut io::ReadBuf, out: &mut dyn sched::Deliver<Event>| {
@@ -561,20 +560,11 @@ fn schedule(common: &Common, lines: &mut Lines<'_>, sink: &mut (dyn FnMut(Event,
                     io::lanes::digest_batch(&inputs, buf, &opts, &mut |_| {}, &mut sink);
                 };
             io::lanes::reserve_descriptors(jobs);
-            sched::run_ordered_batched(
-                jobs,
-                window,
-                sched::Batching::lanes(l),
-                producer,
-                verify_batch,
-                emit,
-            )
+            sched::Work::Batches(sched::Batching::lanes(l), verify_batch)
         }
-        None => {
-            let verify = |listed, buf: &mut io::ReadBuf| verify(listed, buf, mode);
-            sched::run_ordered(jobs, window, producer, verify, emit)
-        }
-    }
+        None => sched::Work::OneByOne(|listed, buf: &mut io::ReadBuf| verify(listed, buf, mode)),
+    };
+    sched::run_work(jobs, work, producer, emit)
 }
 
 /// The checksum file as read, shared with the handle kept to close it.
