@@ -2,10 +2,23 @@
 //! links, print, report the backends, benchmark) and returns the exit
 //! status (GNU: 0 when everything succeeded, else 1).
 
-use crate::config::{Config, Job};
+use crate::config::{Config, Job, Tuning};
 use crate::progress::Progress;
 use crate::report::Console;
 use crate::sched;
+
+/// Installs the run's [`Tuning`] where the engine reads it: once, before
+/// any backend is chosen or buffer made (later calls change nothing).
+/// A library caller that never calls this gets the defaults, except that
+/// `algo::cpu` and `algo::calibrate` then read `MHASH_BACKEND`,
+/// `GLIBC_TUNABLES` and `MHASH_CALIBRATE` from the process (the in-process
+/// known-answer tests run under `MHASH_BACKEND=portable` that way).
+pub fn install(t: &Tuning) {
+    crate::algo::cpu::configure(t.backend.as_deref(), t.glibc_tunables.as_deref());
+    crate::algo::calibrate::configure(t.calibrate.as_deref());
+    crate::io::set_read_size(t.read_size);
+    crate::io::set_tree_window(t.map_window);
+}
 
 /// Runs `cfg` with its output on `con` and returns the process exit status.
 /// The job is consumed: a hash job's operands go to the scheduler as they
@@ -13,8 +26,7 @@ use crate::sched;
 pub fn run(cfg: Config, con: &mut Console) -> i32 {
     let Config { common, job } = cfg;
     let common = &common;
-    crate::io::set_read_size(common.read_size);
-    crate::io::set_tree_window(common.map_window);
+    install(&common.tuning);
     // Whether descriptors 0-2 are open is decided (and remembered) now,
     // before any input or checksum file is opened onto a free number.
     let _ = crate::os::standard_fds_open();

@@ -41,8 +41,6 @@ fn real_main(mut args: Vec<OsString>) -> i32 {
     }
     let shown = args.first().cloned().unwrap_or_default();
     let env = Env::from_process();
-    mhash::algo::cpu::configure(env.backend.as_deref(), env.glibc_tunables.as_deref());
-    mhash::algo::calibrate::configure(env.calibrate.as_deref());
     let p = Personality::from_argv0(&argv0);
     match cli::parse(p, args, &env) {
         Ok(cfg) => {

@@ -185,7 +185,7 @@ const fn in_declaration_order(rows: [AlgoInfo; 21]) -> [AlgoInfo; 21] {
 }
 
 /// The table, in declaration order: `TABLE[kind as usize]` is `kind`'s
-/// row, which [`in_declaration_order`] proves when the program is
+/// row, which `in_declaration_order` proves when the program is
 /// compiled.
 #[rustfmt::skip]
 pub static TABLE: [AlgoInfo; 21] = in_declaration_order([

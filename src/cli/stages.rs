@@ -19,7 +19,7 @@ use crate::algo::stores::Store;
 use crate::algo::{AlgoKind, Algorithm, Family};
 use crate::config::{
     CheckJob, Common, Config, Dialect, Encoding, Format, GnuCompat, HashJob, InputList, IoMode, Job,
-    Personality, ProgressMode, StatusNames, Style, Verbosity,
+    Personality, ProgressMode, StatusNames, Style, Tuning, Verbosity,
 };
 use crate::env::Env;
 use crate::error::Error;
@@ -55,14 +55,19 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
             .and_then(|v| v.trim().parse::<u16>().ok())
             .map_or(0, usize::from),
         io: env.io.as_deref().and_then(IoMode::from_name).unwrap_or_default(),
-        read_size: env
-            .read_size
-            .as_deref()
-            .and_then(|v| v.trim().parse::<usize>().ok()),
-        map_window: env
-            .map_window
-            .as_deref()
-            .and_then(|v| v.trim().parse::<u64>().ok()),
+        tuning: Tuning {
+            read_size: env
+                .read_size
+                .as_deref()
+                .and_then(|v| v.trim().parse::<usize>().ok()),
+            map_window: env
+                .map_window
+                .as_deref()
+                .and_then(|v| v.trim().parse::<u64>().ok()),
+            backend: env.backend.clone(),
+            glibc_tunables: env.glibc_tunables.clone(),
+            calibrate: env.calibrate.clone(),
+        },
         progress: if p.is_gnu() {
             ProgressMode::Never
         } else {

@@ -39,14 +39,31 @@ pub struct Common {
     pub jobs: usize,
     /// How files are read (`--io`, else `MHASH_IO`; default auto).
     pub io: IoMode,
-    /// The read size in bytes (`MHASH_READ_SIZE`, for benchmarking), or
-    /// `None` for the I/O layer's default.
+    /// The settings for measuring and debugging the engine.
+    pub tuning: Tuning,
+    /// When a progress bar may show; always `Never` under GNU names.
+    pub progress: ProgressMode,
+}
+
+/// The run's settings for measuring and debugging the engine, from the
+/// environment ([`crate::env::Env`]); `app::run` installs them once, before
+/// any input is read or any backend chosen, and nothing changes them
+/// after. Unset, each is the engine's default.
+#[derive(Clone, Debug, Default)]
+pub struct Tuning {
+    /// The read size in bytes (`MHASH_READ_SIZE`), or `None` for the I/O
+    /// layer's default (`io::READ_BUF_LEN`).
     pub read_size: Option<usize>,
     /// Bytes of a large BLAKE3 file mapped at a time (`MHASH_MAP_WINDOW`),
     /// or `None` for the I/O layer's default (`io::tree_window`).
     pub map_window: Option<u64>,
-    /// When a progress bar may show; always `Never` under GNU names.
-    pub progress: ProgressMode,
+    /// `MHASH_BACKEND`: `portable`, or a backend name to force wherever an
+    /// algorithm has it.
+    pub backend: Option<std::ffi::OsString>,
+    /// `GLIBC_TUNABLES`: CPU features turned off (`glibc.cpu.hwcaps=-AVX2`).
+    pub glibc_tunables: Option<String>,
+    /// `MHASH_CALIBRATE`: `never`, `always`, or the default (large inputs).
+    pub calibrate: Option<String>,
 }
 
 /// What the run does.

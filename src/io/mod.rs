@@ -164,13 +164,9 @@ impl ReadBuf {
 static READ_SIZE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
 
 /// The read size in bytes: [`READ_BUF_LEN`], or what [`set_read_size`]
-/// chose (`MHASH_READ_SIZE`, for benchmarking); without a call, the first
-/// use reads `MHASH_READ_SIZE` from this process's environment.
+/// chose (`MHASH_READ_SIZE`, for benchmarking).
 pub fn read_size() -> usize {
-    *READ_SIZE.get_or_init(|| {
-        let v = std::env::var("MHASH_READ_SIZE").ok();
-        clamp_read_size(v.and_then(|v| v.trim().parse::<usize>().ok()))
-    })
+    *READ_SIZE.get_or_init(|| clamp_read_size(None))
 }
 
 /// Sets the read size once per process, before the first buffer is made:

@@ -1,0 +1,410 @@
+//! Reading a checksum file: streamed line by line in bounded memory,
+//! each line prepared (published formats), parsed, and turned into an
+//! item for the scheduler: a listed file to verify, or an outcome already
+//! known (an improperly formatted line, a read error, `--audit`'s finds).
+
+use super::audit;
+use super::formats;
+use super::parse::{self, Chosen, LineError, Parser};
+use super::rules;
+use super::verify::{Event, Listed, verify};
+use crate::algo::Algorithm;
+use crate::config::{CheckJob, IoMode, Verbosity};
+use crate::io;
+use crate::sched::Item;
+use crate::text::quote;
+use std::io::{BufRead, BufReader, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The checksum file as read, shared with the handle kept to close it.
+pub(super) struct Source(pub(super) std::sync::Arc<std::fs::File>);
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        (&*self.0).read(buf)
+    }
+}
+
+/// The longest checksum line kept, in bytes: 32 MiB. A line longer than
+/// that holds no digest and name that could be checked (a name that long
+/// cannot be opened: ENAMETOOLONG past 4,096 bytes), so it is read past
+/// without being kept and counted improperly formatted (a comment line
+/// stays a comment). GNU's `getline` keeps it whole: the same outcome.
+pub(super) const MAX_LINE: usize = 32 << 20;
+
+/// A line longer than this (256 MiB) ends the checksum file, uncounted,
+/// as GNU's `getline` ends it when memory gives out (`yes a | tr -d '\n'
+/// | md5sum -c` under `ulimit -v`: `no properly formatted checksum lines
+/// found`): endless input without a newline ends.
+pub(super) const END_LINE: usize = 256 << 20;
+
+/// Reads one line (to `\n` or the end of input) into `buf`, keeping at
+/// most `cap` bytes of it (and fewer where memory cannot be had); returns
+/// the bytes consumed and whether the line was cut; `(0, true)` past
+/// [`END_LINE`] bytes without a newline.
+///
+/// # Errors
+/// A read error (EINTR retried a bounded number of times).
+pub(super) fn read_line_capped(
+    r: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<(usize, bool)> {
+    let (mut consumed, mut cut, mut interrupted) = (0, false, 0);
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted && interrupted < 1000 => {
+                interrupted += 1;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok((consumed, cut));
+        }
+        let (n, ends) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        if !cut {
+            if buf.len() + n > cap || buf.try_reserve(n).is_err() {
+                cut = true;
+            } else {
+                buf.extend_from_slice(&avail[..n]);
+            }
+        }
+        r.consume(n);
+        consumed += n;
+        if consumed > END_LINE {
+            return Ok((0, true));
+        }
+        if ends {
+            return Ok((consumed, cut));
+        }
+    }
+}
+
+/// The checksum file's lines, parsed into work for the scheduler.
+pub(super) struct Lines<'a> {
+    pub(super) reader: BufReader<Box<dyn Read + Send>>,
+    pub(super) parser: Parser,
+    pub(super) job: &'a CheckJob,
+    pub(super) display: &'a [u8],
+    pub(super) io: IoMode,
+    pub(super) buf: Vec<u8>,
+    pub(super) line_no: u64,
+    pub(super) done: bool,
+    /// Standard input named in a checksum file is read here, in order,
+    /// never by two threads at once.
+    pub(super) stdin_buf: Option<io::ReadBuf>,
+    /// mhash: one line is read ahead, to tell a file listed with several
+    /// algorithms (`Listed::annotate`); GNU's dialects read none ahead.
+    pub(super) lookahead: bool,
+    pub(super) ahead: Option<Item<Listed, Event>>,
+    /// The previous listed file and its algorithm.
+    pub(super) prev: Option<(Vec<u8>, Algorithm)>,
+    /// mhash: the published formats' preparation of each line.
+    pub(super) prep: Option<formats::Prepare>,
+    /// mhash: `gpg --print-md` records being gathered.
+    pub(super) print_md: Option<formats::PrintMd>,
+    /// A line (and its number) held back while the record it ended goes
+    /// first.
+    pub(super) held: Option<(u64, Vec<u8>)>,
+    /// The line just read was Perl shasum's `U` or `^` form.
+    pub(super) shasum: Option<crate::algo::bits::ShasumMode>,
+    /// The checksum file's name as given (a digest-only file's subject).
+    pub(super) checkfile: &'a [u8],
+    /// The line just read was a lone digest, for the file the checksum
+    /// file's name stands for.
+    pub(super) subject: bool,
+    /// GNU 9.1's quoting of names in messages.
+    pub(super) old_quotes: bool,
+    /// Standard output has failed: read no more lines.
+    pub(super) output_failed: &'a AtomicBool,
+    /// The checksum file could not be read to its end.
+    pub(super) failed: bool,
+    /// `--audit`: the listed names, and the walk after the last line.
+    pub(super) audit: Option<audit::Audit>,
+}
+
+/// The listed file an item is about, if any.
+pub(super) fn listed_in(item: &mut Item<Listed, Event>) -> Option<&mut Listed> {
+    match item {
+        Item::Work(l) | Item::Done(Event::Verified { listed: l, .. }) => Some(l),
+        Item::Done(_) => None,
+    }
+}
+
+impl Lines<'_> {
+    /// The next item: the checksum file's, then (`--audit`) the walk's;
+    /// runs under the scheduler's lock.
+    pub(super) fn next_item(&mut self) -> Option<Item<Listed, Event>> {
+        if let Some(item) = self.next_line_item() {
+            return Some(item);
+        }
+        if self.failed || self.output_failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        let found = self.audit.as_mut()?.next_found()?;
+        Some(Item::Done(Event::Found(found)))
+    }
+
+    /// The next item of the checksum file, one line read ahead in mhash's
+    /// dialect so that a status line can name its algorithm when one file
+    /// is listed with several (`f: OK (SHA256)`).
+    pub(super) fn next_line_item(&mut self) -> Option<Item<Listed, Event>> {
+        if !self.lookahead {
+            return self.read_item();
+        }
+        let mut cur = match self.ahead.take() {
+            Some(item) => item,
+            None => self.read_item()?,
+        };
+        self.ahead = self.read_item();
+        let mut ahead = self.ahead.take();
+        let next = ahead
+            .as_mut()
+            .and_then(listed_in)
+            .map(|l| (l.name.clone(), l.algo));
+        self.ahead = ahead;
+        if let Some(l) = listed_in(&mut cur) {
+            let other = |o: &(Vec<u8>, Algorithm)| o.0 == l.name && o.1 != l.algo;
+            l.annotate = next.as_ref().is_some_and(other) || self.prev.as_ref().is_some_and(other);
+            self.prev = Some((l.name.clone(), l.algo));
+        }
+        Some(cur)
+    }
+
+    /// Reads and parses lines until one names a file to verify (or the
+    /// checksum file ends).
+    pub(super) fn read_item(&mut self) -> Option<Item<Listed, Event>> {
+        loop {
+            if self.output_failed.load(Ordering::Relaxed) {
+                return None;
+            }
+            // A line read after a `gpg --print-md` record, held back
+            // while the record went first.
+            if let Some((at, l)) = self.held.take() {
+                match self.prepared_line_at(at, &l) {
+                    Some(item) => return Some(item),
+                    None => continue,
+                }
+            }
+            if self.done {
+                return None;
+            }
+            self.buf.clear();
+            if self.buf.capacity() > 1 << 20 {
+                // After a long line: give the memory back.
+                self.buf.shrink_to(64 * 1024);
+            }
+            let cut = match read_line_capped(&mut self.reader, &mut self.buf, MAX_LINE) {
+                Ok((0, _)) => {
+                    self.done = true;
+                    // The checksum file's last record.
+                    let rec = self.print_md.as_mut().and_then(formats::PrintMd::finish);
+                    return rec.and_then(|(at, rec)| self.prepared_line_at(at, &rec));
+                }
+                Ok((_, cut)) => cut,
+                Err(_) => {
+                    self.done = true;
+                    self.failed = true;
+                    return Some(Item::Done(Event::ReadError));
+                }
+            };
+            self.line_no += 1;
+            if self.prep.is_none() && self.buf.first() == Some(&b'#') {
+                continue;
+            }
+            if cut {
+                return Some(self.item(Err(LineError::Malformed)));
+            }
+            let buf = std::mem::take(&mut self.buf);
+            let r = self.raw_line(&buf);
+            self.buf = buf;
+            if let Some(item) = r {
+                return Some(item);
+            }
+        }
+    }
+
+    /// One line as read (its LF still there): the native face's
+    /// preparation ([`formats::Prepare`], `gpg --print-md` records), then
+    /// [`Self::prepared_line`]. `None`: nothing to verify on it.
+    pub(super) fn raw_line(&mut self, buf: &[u8]) -> Option<Item<Listed, Event>> {
+        let mut l: &[u8] = buf;
+        if l.last() == Some(&b'\n') {
+            l = &l[..l.len() - 1];
+        }
+        // GNU 8.32 keeps a CR before the LF (part of the name).
+        if l.last() == Some(&b'\r') && !self.job.lines_8_32 {
+            l = &l[..l.len() - 1];
+        }
+        let owned;
+        if let Some(prep) = &mut self.prep {
+            match prep.line(l) {
+                formats::Prep::Skip => return None,
+                formats::Prep::Hint(kind) => {
+                    if self.job.algo.is_none() && self.job.family.is_empty() {
+                        self.parser.expect.untagged = Some(Algorithm::new(kind));
+                        self.parser.untagged_by = Chosen::Header;
+                    }
+                    return None;
+                }
+                formats::Prep::Line(p) => l = p,
+                formats::Prep::Owned(v) => {
+                    owned = v;
+                    l = &owned;
+                }
+            }
+            if let Some(md) = &mut self.print_md {
+                let (finished, taken) = md.line(l, self.line_no);
+                if let Some((at, rec)) = finished {
+                    // The record first (at its own line), this line next.
+                    if !taken {
+                        self.held = Some((self.line_no, l.to_vec()));
+                    }
+                    return self.prepared_line_at(at, &rec);
+                }
+                if taken {
+                    return None;
+                }
+            }
+        }
+        self.prepared_line(l)
+    }
+
+    /// [`Self::prepared_line`] for line number `at` (a `gpg --print-md`
+    /// record's first line, or a line held back behind one).
+    pub(super) fn prepared_line_at(&mut self, at: u64, l: &[u8]) -> Option<Item<Listed, Event>> {
+        let now = std::mem::replace(&mut self.line_no, at);
+        let r = self.prepared_line(l);
+        self.line_no = now;
+        r
+    }
+
+    /// A line after the native face's preparation (or any line in GNU's
+    /// dialects), parsed into an item. `None`: nothing to verify on it.
+    pub(super) fn prepared_line(&mut self, l: &[u8]) -> Option<Item<Listed, Event>> {
+        let mut subject_line = None;
+        self.subject = false;
+        self.shasum = None;
+        if self.prep.is_some() {
+            if l.first() == Some(&b'#') {
+                return None;
+            }
+            // A digest-only file (`kubectl.sha256`): the lone digest is
+            // for the file the checksum file's name stands for.
+            if formats::lone_digest(l)
+                && let Some(subject) = formats::subject_of(self.checkfile)
+            {
+                subject_line = Some(formats::untagged_line(l, &subject));
+                self.subject = true;
+            } else if let Some((line, mode)) = formats::shasum_mode(l, |name| {
+                let path = match &self.audit {
+                    Some(a) => a.path_of(&audit::normalize(name)),
+                    None => name.to_vec(),
+                };
+                std::fs::symlink_metadata(crate::os::bytes_os(&path)).is_ok()
+            }) {
+                subject_line = Some(line);
+                self.shasum = Some(mode);
+            }
+        }
+        let l = subject_line.as_deref().unwrap_or(l);
+        // GNU 8.32 counts an empty line improperly formatted.
+        if l.is_empty() && !self.job.lines_8_32 {
+            return None;
+        }
+        let b2_832;
+        let parsed = if l.is_empty() {
+            Err(LineError::Malformed)
+        } else if self.job.lines_8_32
+            && self.job.dialect == crate::config::Dialect::Single
+            && self
+                .job
+                .algo
+                .is_some_and(|a| a.kind == crate::algo::AlgoKind::Blake2b)
+        {
+            match rules::b2sum_tag_8_32(l) {
+                Ok(Some(v)) => {
+                    b2_832 = v;
+                    self.parser.parse(&b2_832)
+                }
+                Ok(None) => self.parser.parse(l),
+                Err(e) => Err(e),
+            }
+        } else {
+            self.parser.parse(l)
+        };
+        Some(self.item(parsed))
+    }
+
+    /// The scheduler's item for a parsed line.
+    pub(super) fn item(&mut self, parsed: Result<parse::CheckLine, LineError>) -> Item<Listed, Event> {
+        let line = self.line_no;
+        // Quoted only for a message that is printed (a line at a time).
+        let (display, old_quotes) = (self.display, self.old_quotes);
+        let at = |msg: String| [&quote::quotef_compat(display, old_quotes)[..], msg.as_bytes()].concat();
+        match parsed {
+            Ok(p) => {
+                // --audit: read under DIR, shown as the walk spells it.
+                let (mut name, mut path) = (p.name, None);
+                if let Some(a) = self.audit.as_mut() {
+                    let shown = audit::normalize(&name);
+                    a.list(&shown);
+                    if !shown.is_empty() {
+                        name = shown;
+                    }
+                    path = Some(a.path_of(&name));
+                }
+                let (mut algo, mut alternatives) = (p.algo, p.alternatives);
+                if self.shasum.is_some() && p.chosen != Chosen::Given {
+                    // shasum computes SHA-1 and SHA-2 only (its %len2alg).
+                    let kind = match p.digest.len() {
+                        20 => crate::algo::AlgoKind::Sha1,
+                        28 => crate::algo::AlgoKind::Sha224,
+                        32 => crate::algo::AlgoKind::Sha256,
+                        48 => crate::algo::AlgoKind::Sha384,
+                        _ => crate::algo::AlgoKind::Sha512,
+                    };
+                    algo = Algorithm::new(kind);
+                    alternatives.clear();
+                }
+                let listed = Listed {
+                    path,
+                    name,
+                    algo,
+                    expected: p.digest,
+                    line,
+                    chosen: p.chosen,
+                    alternatives,
+                    shasum: self.shasum,
+                    preferred: Arc::clone(&self.parser.preferred),
+                    annotate: false,
+                    subject: self.subject,
+                };
+                if listed.source() == b"-" {
+                    let buf = self.stdin_buf.get_or_insert_with(io::ReadBuf::default);
+                    return Item::Done(verify(listed, buf, self.io));
+                }
+                Item::Work(listed)
+            }
+            Err(LineError::Malformed) => Item::Done(Event::Misformatted {
+                msg: (self.job.verbosity == Verbosity::Warn).then(|| {
+                    at(format!(
+                        ": {line}: improperly formatted {}checksum line",
+                        if self.job.lines_8_32 {
+                            rules::type_string_8_32(self.job)
+                        } else {
+                            rules::digest_type_string(self.job, self.parser.last_tag)
+                        }
+                    ))
+                }),
+                line,
+            }),
+        }
+    }
+}
