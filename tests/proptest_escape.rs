@@ -55,6 +55,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
             sha2_switch: false,
             family_tags: true,
             other_tags_improper: false,
+            strict_inference: false,
         };
     }
     let b2 = a.kind == AlgoKind::Blake2b;
@@ -74,6 +75,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
         sha2_switch: false,
         family_tags: false,
         other_tags_improper: false,
+        strict_inference: false,
     }
 }
 

@@ -23,6 +23,7 @@ mod gnu_fixtures;
 mod inprocess;
 mod lanes;
 mod lanes_cli;
+mod layouts;
 mod native;
 mod parallel;
 mod proptest_escape;
@@ -37,5 +38,6 @@ mod signatures;
 mod stores;
 mod trees;
 mod vectors;
+mod words;
 // Windows only (run under Wine by scripts/windows-test.sh).
 mod windows;

@@ -16,7 +16,9 @@
 //!   `BLAKE2B-512(f)= hex`: the OpenSSL names become the tags GNU writes;
 //! - digest-only files (`kubectl.sha256`, Maven's `x.jar.sha1`): a line of
 //!   a lone digest names the file the checksum file's name stands for
-//!   (`kubectl.sha256` -> `kubectl`, beside it).
+//!   (`kubectl.sha256` -> `kubectl`, beside it);
+//! - FreeBSD `distinfo` and saved `certutil -hashfile` output
+//!   ([`super::layouts`]).
 
 use crate::algo::AlgoKind;
 use crate::algo::bits::ShasumMode;
@@ -47,8 +49,12 @@ pub enum Prep<'a> {
     Hint(AlgoKind),
     /// A line for the parser.
     Line(&'a [u8]),
-    /// A line for the parser, rewritten (an OpenSSL 3 tag).
+    /// A line for the parser, rewritten (an OpenSSL 3 tag, a certutil
+    /// record).
     Owned(Vec<u8>),
+    /// A FreeBSD `distinfo` `SIZE (NAME) = BYTES` line: the size the file
+    /// must have ([`super::layouts::distinfo`]).
+    Size(Vec<u8>, u64),
 }
 
 /// The native face's line preparation for one checksum file.
@@ -56,6 +62,7 @@ pub enum Prep<'a> {
 pub struct Prepare {
     armor: Armor,
     first: bool,
+    certutil: super::layouts::Certutil,
 }
 
 impl Prepare {
@@ -64,6 +71,7 @@ impl Prepare {
         Prepare {
             armor: Armor::Text,
             first: true,
+            certutil: Default::default(),
         }
     }
 
@@ -104,6 +112,14 @@ impl Prepare {
                 }
             }
             Armor::Text => {}
+        }
+        if let Some(taken) = self.certutil.line(trimmed) {
+            return taken.map_or(Prep::Skip, Prep::Owned);
+        }
+        match super::layouts::distinfo(trimmed) {
+            Some(super::layouts::Distinfo::Timestamp) => return Prep::Skip,
+            Some(super::layouts::Distinfo::Size { name, size }) => return Prep::Size(name, size),
+            None => {}
         }
         if let Some(kind) = header_hint(trimmed) {
             return Prep::Hint(kind);

@@ -258,6 +258,7 @@ impl Lines<'_> {
                     owned = v;
                     l = &owned;
                 }
+                formats::Prep::Size(name, size) => return self.size_line(name, size),
             }
             if let Some(md) = &mut self.print_md {
                 let (finished, taken) = md.line(l, self.line_no);
@@ -274,6 +275,32 @@ impl Lines<'_> {
             }
         }
         self.prepared_line(l)
+    }
+
+    /// A `distinfo` `SIZE` line: nothing to report when the file has that
+    /// size or is not there (its digest line says so); a mismatch under
+    /// the last tag's algorithm when its size differs (an empty expected
+    /// digest, which [`Listed::judge`] never matches).
+    pub(super) fn size_line(&mut self, name: Vec<u8>, size: u64) -> Option<Item<Listed, Event>> {
+        let path = match &self.audit {
+            Some(a) => a.path_of(&audit::normalize(&name)),
+            None => name.clone(),
+        };
+        if !super::layouts::size_differs(&path, size) {
+            return None;
+        }
+        let kind = crate::algo::AlgoKind::ALL
+            .into_iter()
+            .find(|k| k.tag().is_some() && k.tag() == self.parser.last_tag)
+            .unwrap_or(crate::algo::AlgoKind::Sha256);
+        let line = parse::CheckLine {
+            algo: Algorithm::new(kind),
+            digest: Vec::new(),
+            name,
+            chosen: Chosen::Tag,
+            alternatives: Vec::new(),
+        };
+        Some(self.item(Ok(line)))
     }
 
     /// [`Self::prepared_line`] for line number `at` (a `gpg --print-md`

@@ -24,6 +24,7 @@
 
 pub mod audit;
 pub mod formats;
+pub mod layouts;
 mod lines;
 mod outcome;
 pub mod parse;

@@ -160,7 +160,22 @@ pub struct Expect {
     /// cksum 9.11's `-a blake2b -c` takes `SHA1` for a base64 BLAKE2b-24
     /// digest of the file `(f) = ...`; its personalities keep that).
     pub other_tags_improper: bool,
+    /// mhash's own face: a word is not a digest. Without a tag, `-a`, a
+    /// header or an algorithm the checksum file's name names, a digest is
+    /// inferred only at [`STANDARD_DIGEST_LENGTHS`] (never at BLAKE2b's
+    /// free lengths: `exit` is no 24-bit digest); and a line that is not
+    /// a checksum line leaves [`Parser::bsd_reversed`] as it was, so that
+    /// a prose line never fixes the layout of the lines after it (GNU's
+    /// split_3 may set it before it rejects a line; its personalities
+    /// keep that).
+    pub strict_inference: bool,
 }
+
+/// The digest lengths, in bytes, at which mhash's own face infers an
+/// algorithm from a bare digest: those of the standard digests, MD5 (RFC
+/// 1321), SHA-1 and SHA-2 (FIPS 180-4), SHA-3 (FIPS 202): 128, 160, 224,
+/// 256, 384 and 512 bits, in hex or in base64 of exactly that length.
+pub const STANDARD_DIGEST_LENGTHS: [usize; 6] = [16, 20, 28, 32, 48, 64];
 
 /// Per-checksum-file parser state.
 #[derive(Clone, Debug)]
@@ -360,11 +375,17 @@ impl Parser {
     /// # Errors
     /// [`LineError::Malformed`] where GNU would say "improperly formatted".
     pub fn parse(&mut self, line: &[u8]) -> Result<CheckLine, LineError> {
-        let parsed = self.split(line)?;
-        if self.is_stdin && parsed.name == b"-" {
-            return Err(LineError::Malformed);
+        let layout = self.bsd_reversed;
+        let parsed = self.split(line).and_then(|parsed| {
+            if self.is_stdin && parsed.name == b"-" {
+                return Err(LineError::Malformed);
+            }
+            Ok(parsed)
+        });
+        if parsed.is_err() && self.expect.strict_inference {
+            self.bsd_reversed = layout;
         }
-        Ok(parsed)
+        parsed
     }
 
     /// [`candidates`] for digests of `len` bytes among the expected
@@ -677,15 +698,11 @@ impl Parser {
         let hex_run = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
         let mut alternatives = Vec::new();
         let mut chosen = self.untagged_by;
-        // An algorithm implied by the checksum file's name gives way to
-        // inference by length when the digest cannot be one of its
-        // (`MD5SUMS` holding SHA-256 lines); BLAKE2b takes any hex length.
-        let untagged = self.expect.untagged.filter(|a| {
-            !matches!(self.untagged_by, Chosen::FileName | Chosen::Header)
-                || (a.kind == AlgoKind::Blake2b && hex_run == tok_len)
-                || decode_digest(tok, a.digest_len(), self.expect.base64, self.expect.base64_first).is_some()
-        });
-        let algo = match untagged {
+        // An algorithm the checksum file's name (or a header) names is
+        // the algorithm of its untagged lines: a digest it cannot give is
+        // an improperly formatted line, never another algorithm's by its
+        // length (`SHA256SUMS` holding `c8  rel.tar` is no BLAKE2b-8 list).
+        let algo = match self.expect.untagged {
             Some(a) if a.kind == AlgoKind::Blake2b && self.expect.blake2b_auto_length => {
                 if hex_run == tok_len && hex_run >= 2 && hex_run % 2 == 0 && hex_run <= 128 {
                     Algorithm::blake2b(hex_run as u32 * 4)
@@ -710,6 +727,9 @@ impl Parser {
                 let len = self
                     .token_len(tok, hex_run == tok_len)
                     .ok_or(LineError::Malformed)?;
+                if self.expect.strict_inference && !STANDARD_DIGEST_LENGTHS.contains(&len) {
+                    return Err(LineError::Malformed);
+                }
                 let mut c = self.candidates(len);
                 // What matched this file's earlier lines of this length first.
                 if let Some(k) = self.preferred.get(len)
@@ -740,12 +760,6 @@ impl Parser {
             self.expect.base64_first,
         )
         .ok_or(LineError::Malformed)?;
-        // A file's name is a hint, not a proof (`B2SUMS` holding SHA3-224
-        // lines): on a mismatch, the digest's length decides.
-        if matches!(chosen, Chosen::FileName | Chosen::Header) && self.expect.infer_by_length {
-            alternatives = self.candidates(digest.len());
-            alternatives.retain(|a| *a != algo);
-        }
         let mut i = tok_len + 1; // past the blank
         let reversed = rest.len() - i == 1 || (rest.get(i) != Some(&b' ') && rest.get(i) != Some(&b'*'));
         if reversed {
@@ -787,6 +801,7 @@ mod tests {
                 length_needs_digit: true,
                 family_tags: true,
                 other_tags_improper: false,
+                strict_inference: true,
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
@@ -851,6 +866,7 @@ mod tests {
                 length_needs_digit: true,
                 family_tags: true,
                 other_tags_improper: false,
+                strict_inference: false,
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
@@ -927,6 +943,7 @@ mod tests {
                 length_needs_digit: true,
                 family_tags: true,
                 other_tags_improper: false,
+                strict_inference: false,
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
@@ -955,5 +972,68 @@ mod tests {
         let mut q = sha256_parser();
         q.parse(format!("{H}  std").as_bytes()).unwrap();
         assert_eq!(q.parse(format!("{H} rev").as_bytes()), Err(LineError::Malformed));
+    }
+
+    #[test]
+    fn words_are_not_digests_and_do_not_fix_the_layout() {
+        let mut p = native_parser();
+        // `exit` is base64 of 3 bytes, `12` hex of 1: no standard length.
+        for word in [
+            &b"exit code"[..],
+            b"12 apples",
+            b"note this line",
+            b"tail +13 CHECKSUMS.md5",
+        ] {
+            assert_eq!(
+                p.parse(word),
+                Err(LineError::Malformed),
+                "{}",
+                word.escape_ascii()
+            );
+        }
+        assert_eq!(p.bsd_reversed, -1);
+        // The two-space line after them is read as GNU reads it.
+        let l = p.parse(format!("{H}  x").as_bytes()).unwrap();
+        assert_eq!((l.name.as_slice(), l.chosen), (&b"x"[..], Chosen::Length));
+        // Each standard length, in hex and in base64, is inferred.
+        for len in STANDARD_DIGEST_LENGTHS {
+            let d = vec![0x5a; len];
+            let b64 = base64::engine::general_purpose::STANDARD.encode(&d);
+            for tok in [hex::encode(&d), b64] {
+                let mut p = native_parser();
+                assert_eq!(p.parse(format!("{tok}  f").as_bytes()).unwrap().digest, d);
+            }
+        }
+        // BLAKE2b's free lengths are not.
+        for len in [1, 2, 3, 8, 24, 40, 63] {
+            let mut p = native_parser();
+            let line = format!("{}  f", hex::encode(vec![0x5a; len]));
+            assert_eq!(p.parse(line.as_bytes()), Err(LineError::Malformed), "{len}");
+        }
+    }
+
+    #[test]
+    fn a_named_algorithm_never_gives_way_to_another_by_length() {
+        let mut p = native_parser();
+        p.expect.untagged = Some(Algorithm::new(AlgoKind::Sha256));
+        p.untagged_by = Chosen::FileName;
+        for x in [0u8, 0xc8, 0xff] {
+            assert_eq!(
+                p.parse(format!("{x:02x}  rel.tar").as_bytes()),
+                Err(LineError::Malformed)
+            );
+        }
+        let md5 = "d41d8cd98f00b204e9800998ecf8427e";
+        assert_eq!(p.parse(format!("{md5}  f").as_bytes()), Err(LineError::Malformed));
+        let l = p.parse(format!("{H}  f").as_bytes()).unwrap();
+        assert_eq!(
+            (l.algo.kind, l.chosen, l.alternatives.len()),
+            (AlgoKind::Sha256, Chosen::FileName, 0)
+        );
+        // A tag still names its own algorithm.
+        assert_eq!(
+            p.parse(format!("MD5 (f) = {md5}").as_bytes()).unwrap().algo.kind,
+            AlgoKind::Md5
+        );
     }
 }

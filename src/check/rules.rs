@@ -119,6 +119,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             sha2_switch: false,
             family_tags: false,
             other_tags_improper: false,
+            strict_inference: false,
         };
     }
     let native = job.dialect == Dialect::Native;
@@ -137,8 +138,6 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         untagged,
         blake2b_auto_length: true,
         family_auto_length: job.dialect == Dialect::Cksum && job.family_name.is_some() && job.algo.is_some(),
-        // mhash infers from the length also where the file's name named an
-        // algorithm the digest cannot be (see `Parser::untagged_by`).
         infer_by_length: native || (untagged.is_none() && !job.family.is_empty()),
         base64: job.base64,
         short_lines: true,
@@ -149,6 +148,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         sha2_switch: job.dialect == Dialect::Cksum && job.family_name == Some("SHA2"),
         family_tags: !(job.dialect == Dialect::Cksum && job.algo.is_some() && job.family_name.is_none()),
         other_tags_improper: native,
+        strict_inference: native,
     }
 }
 

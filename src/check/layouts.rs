@@ -1,0 +1,169 @@
+//! Record layouts of other tools' checksum files that `mhash -c` reads
+//! (the native face only), each turned into what [`super::formats`]
+//! hands on:
+//!
+//! - FreeBSD ports' `distinfo` (`make makesum` in the ports tree,
+//!   Mk/Scripts/checksum.sh; porters-handbook, "distinfo"): a
+//!   `TIMESTAMP = SECONDS` line, then per distfile `SHA256 (NAME) = HEX`
+//!   (a GNU tagged line already) and `SIZE (NAME) = BYTES`, which is
+//!   checked against the file's size ([`distinfo`]);
+//! - `certutil -hashfile NAME ALGO` output saved to a file (Windows'
+//!   certutil): `ALGO hash of NAME:`, the digest in hex on the next line
+//!   (Windows 7 and older: `ALGO hash of file NAME:` and the bytes as hex
+//!   pairs with a space between them), then `CertUtil: -hashfile command
+//!   completed successfully.` ([`Certutil`]).
+
+/// What a `distinfo` line that is not a checksum line says.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Distinfo {
+    /// `TIMESTAMP = SECONDS`: when the file was made; nothing to check.
+    Timestamp,
+    /// `SIZE (NAME) = BYTES`: the size the file `name` must have.
+    Size {
+        /// The distfile's name as the line gives it.
+        name: Vec<u8>,
+        /// Its size in bytes.
+        size: u64,
+    },
+}
+
+/// A `distinfo` `TIMESTAMP` or `SIZE` line (FreeBSD ports'
+/// Mk/Scripts/makesum.sh writes `TIMESTAMP = %s`, `SIZE (%s) = %d`); `None`
+/// for any other line.
+pub fn distinfo(l: &[u8]) -> Option<Distinfo> {
+    let number = |s: &[u8]| -> Option<u64> {
+        if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        std::str::from_utf8(s).ok()?.parse().ok()
+    };
+    if let Some(rest) = l.strip_prefix(b"TIMESTAMP = ") {
+        return number(rest).map(|_| Distinfo::Timestamp);
+    }
+    let rest = l.strip_prefix(b"SIZE (")?;
+    let close = rest.iter().rposition(|&b| b == b')')?;
+    let size = number(rest[close + 1..].strip_prefix(b" = ")?)?;
+    Some(Distinfo::Size {
+        name: rest[..close].to_vec(),
+        size,
+    })
+}
+
+/// True when the file at `path` exists and its size is not `size`. A file
+/// that cannot be looked at is left to its digest line, which reports it.
+pub fn size_differs(path: &[u8], size: u64) -> bool {
+    std::fs::metadata(crate::os::bytes_os(path)).is_ok_and(|m| m.len() != size)
+}
+
+/// The algorithms `certutil -hashfile` names that mhash computes, as it
+/// spells them (certutil also knows MD2 and MD4): GNU's tags.
+const CERTUTIL_ALGOS: [&str; 5] = ["MD5", "SHA1", "SHA256", "SHA384", "SHA512"];
+
+/// Gathers saved `certutil -hashfile` records, line by line.
+#[derive(Debug, Default)]
+pub struct Certutil {
+    /// After an `ALGO hash of NAME:` line: its tag and name.
+    open: Option<(&'static str, Vec<u8>)>,
+}
+
+impl Certutil {
+    /// Takes line `l` (its ending and trailing blanks removed) when it
+    /// belongs to a record: `Some(None)` for a line that checks nothing
+    /// (the record's first line, certutil's closing status line),
+    /// `Some(Some(line))` for the digest line, given back as GNU's tagged
+    /// line (`SHA256 (NAME) = HEX`); `None` for a line that is not
+    /// certutil's (an open record is then dropped).
+    pub fn line(&mut self, l: &[u8]) -> Option<Option<Vec<u8>>> {
+        if l == b"CertUtil: -hashfile command completed successfully." {
+            self.open = None;
+            return Some(None);
+        }
+        if let Some((tag, name)) = self.open.take()
+            && let Some((hex, spaced)) = certutil_hex(l)
+        {
+            // Windows 7's `hash of file NAME:` goes with its spaced pairs.
+            let name = match name.strip_prefix(b"file ") {
+                Some(rest) if spaced => rest,
+                _ => &name[..],
+            };
+            return Some(Some([tag.as_bytes(), b" (", name, b") = ", &hex].concat()));
+        }
+        let (tag, rest) = CERTUTIL_ALGOS.iter().find_map(|t| {
+            let rest = l.strip_prefix(t.as_bytes())?.strip_prefix(b" hash of ")?;
+            Some((*t, rest))
+        })?;
+        let name = rest.strip_suffix(b":").filter(|n| !n.is_empty())?;
+        self.open = Some((tag, name.to_vec()));
+        Some(None)
+    }
+}
+
+/// certutil's digest line: hex digits (either case), or hex pairs with one
+/// space between them; the digits, and whether they were spaced.
+fn certutil_hex(l: &[u8]) -> Option<(Vec<u8>, bool)> {
+    if l.len() >= 2 && l.iter().all(u8::is_ascii_hexdigit) {
+        return Some((l.to_vec(), false));
+    }
+    let pairs: Vec<&[u8]> = l.split(|&b| b == b' ').collect();
+    if pairs.len() < 2
+        || !pairs
+            .iter()
+            .all(|p| p.len() == 2 && p.iter().all(u8::is_ascii_hexdigit))
+    {
+        return None;
+    }
+    Some((pairs.concat(), true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinfo_lines() {
+        assert_eq!(distinfo(b"TIMESTAMP = 1712345678"), Some(Distinfo::Timestamp));
+        assert_eq!(
+            distinfo(b"SIZE (curl-8.7.1.tar.xz) = 2707016"),
+            Some(Distinfo::Size {
+                name: b"curl-8.7.1.tar.xz".to_vec(),
+                size: 2707016
+            })
+        );
+        assert_eq!(
+            distinfo(b"SIZE (dir/a (1).tgz) = 3"),
+            Some(Distinfo::Size {
+                name: b"dir/a (1).tgz".to_vec(),
+                size: 3
+            })
+        );
+        for other in [
+            &b"TIMESTAMP = soon"[..],
+            b"SIZE (f) = -1",
+            b"SIZE (f) = ",
+            b"SIZE f = 3",
+            b"SHA256 (f) = 00",
+        ] {
+            assert_eq!(distinfo(other), None, "{}", other.escape_ascii());
+        }
+    }
+
+    #[test]
+    fn certutil_records_become_tagged_lines() {
+        let mut c = Certutil::default();
+        assert_eq!(c.line(b"SHA256 hash of f.iso:"), Some(None));
+        assert_eq!(c.line(b"00ff"), Some(Some(b"SHA256 (f.iso) = 00ff".to_vec())));
+        assert_eq!(
+            c.line(b"CertUtil: -hashfile command completed successfully."),
+            Some(None)
+        );
+        // Windows 7: `hash of file NAME:`, spaced pairs.
+        assert_eq!(c.line(b"SHA1 hash of file a b:"), Some(None));
+        assert_eq!(c.line(b"a9 99 3e"), Some(Some(b"SHA1 (a b) = a9993e".to_vec())));
+        // A record not followed by a digest line is dropped.
+        assert_eq!(c.line(b"MD5 hash of f:"), Some(None));
+        assert_eq!(c.line(b"d41d8cd98f00b204e9800998ecf8427e  f"), None);
+        assert_eq!(c.line(b"00ff"), None);
+        assert_eq!(c.line(b"MD2 hash of f:"), None);
+        assert_eq!(c.line(b"SHA1 hash of :"), None);
+    }
+}

@@ -1,0 +1,127 @@
+//! `mhash -c` on other tools' checksum-file layouts, carried as fixtures
+//! in tests/data/layouts (each one's source in its SOURCES.md): each
+//! verifies as written, and a copy with one artifact changed fails.
+
+use crate::util::mhash;
+use std::fs;
+use std::path::Path;
+
+/// A scratch copy of tests/data/layouts/`dir`, subdirectories included.
+fn fixture(dir: &str) -> tempfile::TempDir {
+    fn copy(from: &Path, to: &Path) {
+        fs::create_dir_all(to).unwrap();
+        for e in fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &to.join(e.file_name()));
+            } else {
+                fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let d = tempfile::tempdir().unwrap();
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/layouts")
+            .join(dir),
+        d.path(),
+    );
+    d
+}
+
+/// `mhash -c list` in `d`: its exit status, stdout and stderr.
+fn check(d: &Path, list: &str) -> (Option<i32>, String, String) {
+    let out = mhash(d).args(["-c", list]).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Appends a byte to `path` (a tampered artifact, one byte longer).
+fn tamper(path: &Path) {
+    let mut b = fs::read(path).unwrap();
+    b.push(b'!');
+    fs::write(path, b).unwrap();
+}
+
+#[test]
+fn slackware_checksums_md5_with_its_prose_header() {
+    let d = fixture("slackware");
+    let (code, out, err) = check(d.path(), "CHECKSUMS.md5");
+    assert_eq!(
+        (code, out.as_str()),
+        (Some(0), "./ANNOUNCE.15_0: OK\n./extra/pkg.txz: OK\n"),
+        "{err}"
+    );
+    // The header's ten prose lines (blank ones are skipped) are
+    // improperly formatted lines, counted, nothing more.
+    assert!(err.contains("WARNING: 8 lines are improperly formatted"), "{err}");
+    tamper(&d.path().join("extra/pkg.txz"));
+    let (code, out, _) = check(d.path(), "CHECKSUMS.md5");
+    assert_eq!(
+        (code, out.as_str()),
+        (Some(1), "./ANNOUNCE.15_0: OK\n./extra/pkg.txz: FAILED\n")
+    );
+}
+
+#[test]
+fn freebsd_distinfo_checks_digests_and_sizes() {
+    let d = fixture("freebsd");
+    let (code, out, err) = check(d.path(), "distinfo");
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (Some(0), "curl-8.7.1.tar.xz: OK\nKDE/kio-6.1.0.tar.xz: OK\n", "")
+    );
+    tamper(&d.path().join("KDE/kio-6.1.0.tar.xz"));
+    let (code, out, err) = check(d.path(), "distinfo");
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(1),
+            "curl-8.7.1.tar.xz: OK\nKDE/kio-6.1.0.tar.xz: FAILED\nKDE/kio-6.1.0.tar.xz: FAILED\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("WARNING: 2 computed checksums did NOT match"),
+        "{err}"
+    );
+    // A SIZE line alone tells a file of another size, whatever its digest.
+    fs::write(d.path().join("sizes"), "SIZE (curl-8.7.1.tar.xz) = 14\n").unwrap();
+    let (code, out, _) = check(d.path(), "sizes");
+    assert_eq!((code, out.as_str()), (Some(1), "curl-8.7.1.tar.xz: FAILED\n"));
+    // A missing file is reported once, by its digest line.
+    fs::remove_file(d.path().join("curl-8.7.1.tar.xz")).unwrap();
+    let (code, out, _) = check(d.path(), "distinfo");
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(1),
+            "curl-8.7.1.tar.xz: FAILED open or read\nKDE/kio-6.1.0.tar.xz: FAILED\nKDE/kio-6.1.0.tar.xz: FAILED\n"
+        )
+    );
+}
+
+#[test]
+fn saved_certutil_output_old_and_new() {
+    let d = fixture("certutil");
+    for list in ["certutil-win10.txt", "certutil-win7.txt"] {
+        let (code, out, err) = check(d.path(), list);
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (Some(0), "release.zip: OK\ntool.exe: OK\n", ""),
+            "{list}"
+        );
+    }
+    tamper(&d.path().join("tool.exe"));
+    for list in ["certutil-win10.txt", "certutil-win7.txt"] {
+        let (code, out, _) = check(d.path(), list);
+        assert_eq!(
+            (code, out.as_str()),
+            (Some(1), "release.zip: OK\ntool.exe: FAILED\n"),
+            "{list}"
+        );
+    }
+}
