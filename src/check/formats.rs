@@ -136,16 +136,11 @@ impl Prepare {
 /// line with GNU's tag instead (`SHA256(f)= hex`, `BLAKE2b(f)= hex`), or
 /// `None` when it does not start with one of those names and `(`.
 fn openssl_tag(l: &[u8]) -> Option<Vec<u8>> {
-    const NAMES: [(&[u8], &[u8]); 5] = [
-        (b"SHA2-224", b"SHA224"),
-        (b"SHA2-256", b"SHA256"),
-        (b"SHA2-384", b"SHA384"),
-        (b"SHA2-512", b"SHA512"),
-        (b"BLAKE2B-512", b"BLAKE2b"),
-    ];
-    NAMES.iter().find_map(|(openssl, gnu)| {
-        let rest = l.strip_prefix(*openssl)?;
-        rest.starts_with(b"(").then(|| [*gnu, rest].concat())
+    AlgoKind::ALL.into_iter().find_map(|k| {
+        let info = k.info();
+        let rest = l.strip_prefix(info.openssl_name?.as_bytes())?;
+        let tag = info.tag?;
+        rest.starts_with(b"(").then(|| [tag.as_bytes(), rest].concat())
     })
 }
 

@@ -201,14 +201,6 @@ pub struct Parser {
     pub switched: Option<AlgoKind>,
 }
 
-/// The fixed-length algorithms whose tag may carry a shorter length
-/// (`MD5-128`, `SHA1-80`) in GNU cksum's check mode: GNU's own tagged
-/// algorithms, SHA-3 excepted (its `SHA3-N` tags name the variant).
-fn truncatable(kind: AlgoKind) -> bool {
-    use AlgoKind::*;
-    matches!(kind, Md5 | Sha1 | Sha224 | Sha256 | Sha384 | Sha512 | Sm3)
-}
-
 fn is_white(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
@@ -443,7 +435,11 @@ impl Parser {
             let mut j = i + tag.len();
             let next = s.get(j).copied();
             // `XXH3_...  NAME` is xxhsum's untagged XXH3 line, not a tag.
-            if kind == AlgoKind::Xxh3 && next == Some(b'_') {
+            if kind
+                .info()
+                .hex_prefix
+                .is_some_and(|p| s[i..].starts_with(p.as_bytes()))
+            {
                 continue;
             }
             // GNU's algorithm_from_tag ends the tag at a blank, `-`, `(`
@@ -465,10 +461,7 @@ impl Parser {
             self.last_tag = Some(tag);
             if self.expect.sha2_switch
                 && self.switched.is_none()
-                && matches!(
-                    kind,
-                    AlgoKind::Sha224 | AlgoKind::Sha256 | AlgoKind::Sha384 | AlgoKind::Sha512
-                )
+                && kind.info().family == Some(crate::algo::Family::Sha2)
             {
                 self.switch_to(kind);
             }
@@ -476,7 +469,7 @@ impl Parser {
             // The digest's length in bytes: the algorithm's, or a shorter
             // one a fixed-length tag names (below).
             let mut digest_len = None;
-            if truncatable(kind) && self.expect.tag_rule != TagRule::Strict && next == Some(b'-') {
+            if kind.info().tag_takes_length && self.expect.tag_rule != TagRule::Strict && next == Some(b'-') {
                 // GNU cksum's split_3 reads a length after any tag and
                 // takes it for any algorithm (9.1: `0 < length && length <=
                 // digest_length && length % 8 == 0`; 9.11 the same, with a
@@ -654,24 +647,20 @@ impl Parser {
 
     fn untagged(&mut self, s: &[u8], start: usize, escaped: bool) -> Result<CheckLine, LineError> {
         let mut rest = &s[start..];
-        // xxhsum writes XXH3 digests as `XXH3_` and 16 hex digits.
-        if self.expect.tag_kinds.contains(&AlgoKind::Xxh3)
-            && (matches!(self.untagged_by, Chosen::FileName | Chosen::Header)
-                || matches!(
-                    self.expect.untagged,
-                    None | Some(Algorithm {
-                        kind: AlgoKind::Xxh3,
-                        ..
-                    })
-                ))
-            && let Some(after) = rest.strip_prefix(b"XXH3_")
+        // xxhsum writes XXH3 digests as `XXH3_` and 16 hex digits (the
+        // table's `hex_prefix`).
+        if let Some((kind, after)) = self.expect.tag_kinds.iter().find_map(|&k| {
+            let p = k.info().hex_prefix?;
+            rest.strip_prefix(p.as_bytes()).map(|after| (k, after))
+        }) && (matches!(self.untagged_by, Chosen::FileName | Chosen::Header)
+            || self.expect.untagged.is_none_or(|a| a.kind == kind))
         {
             rest = after;
             let tok_len = rest
                 .iter()
                 .position(|&b| is_white(b))
                 .ok_or(LineError::Malformed)?;
-            let algo = Algorithm::new(AlgoKind::Xxh3);
+            let algo = Algorithm::new(kind);
             let digest = decode_digest(&rest[..tok_len], algo.digest_len(), false, false)
                 .ok_or(LineError::Malformed)?;
             let mut i = tok_len + 1;
