@@ -316,9 +316,9 @@ fn address_space_limits_end_in_no_abort() {
 }
 
 /// Item 3: a check line is kept to 32 MiB; a longer one is improperly
-/// formatted, read past (GNU: the same outcome), and one without end (256
-/// MiB and more) ends the checksum file as GNU's `getline` ends it when
-/// memory gives out.
+/// formatted, read past (GNU: the same outcome), and under `ulimit -v` one
+/// without end ends the checksum file where GNU's `getline` ends it, when
+/// its buffer can no longer grow.
 #[test]
 fn endless_check_line_is_improperly_formatted() {
     let e = env();
@@ -346,6 +346,29 @@ fn endless_check_line_is_improperly_formatted() {
     assert_eq!(
         err(&m),
         "md5sum: 'standard input': no properly formatted checksum lines found\n"
+    );
+}
+
+/// A line of 300 MiB (past any fixed bound) with no address-space limit:
+/// one improperly formatted line, and the lines after it are checked.
+/// GNU 9.1 here: `a: OK`, `big: FAILED`, both WARNING lines, exit 1.
+#[test]
+fn a_line_of_300_mib_is_one_improper_line_and_reading_goes_on() {
+    if emulator().is_some() {
+        return;
+    }
+    let e = env();
+    let m = e.same(
+        "printf abc > a; : > big; { echo '900150983cd24fb0d6963f7d28e17f72  a'; \
+         head -c 300M /dev/zero | tr '\\0' x; \
+         printf '\\n00000000000000000000000000000000  big\\n'; } > long.md5; \
+         md5sum -c --strict long.md5; echo $?",
+    );
+    assert_eq!(out(&m), "a: OK\nbig: FAILED\n1\n");
+    assert_eq!(
+        err(&m),
+        "md5sum: WARNING: 1 line is improperly formatted\n\
+         md5sum: WARNING: 1 computed checksum did NOT match\n"
     );
 }
 

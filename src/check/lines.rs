@@ -33,16 +33,25 @@ impl Read for Source {
 /// stays a comment). GNU's `getline` keeps it whole: the same outcome.
 pub(super) const MAX_LINE: usize = 32 << 20;
 
-/// A line longer than this (256 MiB) ends the checksum file, uncounted,
-/// as GNU's `getline` ends it when memory gives out (`yes a | tr -d '\n'
-/// | md5sum -c` under `ulimit -v`: `no properly formatted checksum lines
-/// found`): endless input without a newline ends.
-pub(super) const END_LINE: usize = 256 << 20;
+/// The length in bytes past which a line without a newline ends the
+/// checksum file, uncounted, as GNU's `getline` ends it when it cannot
+/// grow its buffer: under an address-space limit (`ulimit -v`), half of
+/// what was left when the first checksum file was read (getline doubles
+/// its buffer, and the old one is held while the new one is had), so
+/// `yes a | tr -d '\n' | md5sum -c` ends with `no properly formatted
+/// checksum lines found` as GNU's does. Without a limit there is none: a
+/// line of any length is one improperly formatted line and the lines
+/// after it are read (mhash keeps at most [`MAX_LINE`] bytes of it, so
+/// memory stays bounded where GNU's grows).
+pub(super) fn end_line() -> usize {
+    static END: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *END.get_or_init(|| crate::os::address_space_left().map_or(usize::MAX, |left| (left / 2).max(MAX_LINE)))
+}
 
 /// Reads one line (to `\n` or the end of input) into `buf`, keeping at
 /// most `cap` bytes of it (and fewer where memory cannot be had); returns
 /// the bytes consumed and whether the line was cut; `(0, true)` past
-/// [`END_LINE`] bytes without a newline.
+/// [`end_line`] bytes without a newline.
 ///
 /// # Errors
 /// A read error (EINTR retried a bounded number of times).
@@ -77,7 +86,7 @@ pub(super) fn read_line_capped(
         }
         r.consume(n);
         consumed += n;
-        if consumed > END_LINE {
+        if consumed > end_line() {
             return Ok((0, true));
         }
         if ends {
