@@ -24,10 +24,9 @@ struct Operand {
     stdin_turn: Option<usize>,
 }
 
-/// True for an operand that reads standard input: `-`, or a path that
-/// names descriptor 0.
+/// True for an operand that reads standard input ([`crate::os::reads_stdin`]).
 fn reads_stdin(name: &OsStr) -> bool {
-    name == "-" || name == "/dev/stdin" || name == "/dev/fd/0" || name == "/proc/self/fd/0"
+    crate::os::reads_stdin(&crate::os::os_bytes(name))
 }
 
 /// Whose turn it is to read standard input (see [`Operand::stdin_turn`]).

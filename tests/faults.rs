@@ -372,6 +372,28 @@ fn a_line_of_300_mib_is_one_improper_line_and_reading_goes_on() {
     );
 }
 
+/// Check mode: lines naming standard input by any of its names are read
+/// in line order (the first gets the data). GNU 9.1 here, for `abc` on
+/// standard input and the lines `<md5 of abc>  /dev/stdin` then `<md5 of
+/// nothing>  -`: `/dev/stdin: OK`, `-: OK`, exit 0.
+#[test]
+fn check_lines_naming_standard_input_read_it_in_line_order() {
+    let e = env();
+    for (first, second) in [
+        ("/dev/stdin", "-"),
+        ("-", "/dev/fd/0"),
+        ("/proc/self/fd/0", "/dev/stdin"),
+    ] {
+        for jobs in [1, 4] {
+            let m = e.same(&format!(
+                "printf '900150983cd24fb0d6963f7d28e17f72  {first}\\nd41d8cd98f00b204e9800998ecf8427e  {second}\\n' > si.md5; \
+                 printf abc | MHASH_JOBS={jobs} md5sum -c si.md5; echo $?"
+            ));
+            assert_eq!(out(&m), format!("{first}: OK\n{second}: OK\n0\n"), "-j{jobs}");
+        }
+    }
+}
+
 /// Item 5: EAGAIN on every read after the first (strace injection, on
 /// `read` and `pread64`: the lanes read at offsets, `io::lanes::read_at`): one
 /// retry after clearing O_NONBLOCK, then GNU's message, exit 1, in the

@@ -422,7 +422,10 @@ impl Lines<'_> {
                     annotate: false,
                     subject: self.subject,
                 };
-                if listed.source() == b"-" {
+                // Standard input, by any of its names, is read here, in
+                // line order (`/dev/stdin` then `-`: the first gets the
+                // data, as in GNU).
+                if crate::os::reads_stdin(listed.source()) {
                     let buf = self.stdin_buf.get_or_insert_with(io::ReadBuf::default);
                     return Item::Done(verify(listed, buf, self.io));
                 }

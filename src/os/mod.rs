@@ -442,6 +442,14 @@ pub fn let_run() {
     std::thread::yield_now();
 }
 
+/// True for a name that reads standard input: `-`, and on Unix the paths
+/// that name descriptor 0 (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`).
+/// Such inputs are read one at a time, in argument or line order: they
+/// share one stream (GNU reads them in order, one process, one thread).
+pub fn reads_stdin(name: &[u8]) -> bool {
+    name == b"-" || (cfg!(unix) && matches!(name, b"/dev/stdin" | b"/dev/fd/0" | b"/proc/self/fd/0"))
+}
+
 /// Bytes of address space this process may still map under its
 /// `RLIMIT_AS` (`ulimit -v`): the limit less the current size
 /// (`/proc/self/statm`; 0 when that cannot be read); `None` when there is
