@@ -372,6 +372,40 @@ fn a_line_of_300_mib_is_one_improper_line_and_reading_goes_on() {
     );
 }
 
+/// io_uring opens that the kernel cancels (ECANCELED: no io-wq worker can
+/// start for an open that must block, the user being at `RLIMIT_NPROC`)
+/// are opened again with open(2): 300 listed files not in the dentry
+/// cache, checked as an unprivileged user under `prlimit --nproc=1`, are
+/// all OK (was: `Operation canceled` for most of them), and hash mode
+/// prints all 300 lines. Needs root (to drop the dentry cache and to run
+/// as `nobody`: the limit does not bind root), setpriv and prlimit.
+#[test]
+fn ring_opens_cancelled_at_the_process_limit_are_opened_again() {
+    let e = env();
+    let script = format!(
+        r#"
+[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null || {{ echo SKIP not root, or no setpriv/prlimit; exit 0; }}
+mkdir d; i=0; while [ $i -lt 300 ]; do echo $i > d/f$i; i=$((i+1)); done
+cp '{}' ./md5sum
+./md5sum d/f* > L.md5
+chmod -R a+rwX .
+run() {{ setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --nproc=1 "$@"; }}
+sync; echo 2 > /proc/sys/vm/drop_caches 2>/dev/null || {{ echo SKIP cannot drop the dentry cache; exit 0; }}
+run ./md5sum -c L.md5 | grep -c ': OK$'
+echo 2 > /proc/sys/vm/drop_caches
+run ./md5sum d/f* | wc -l
+"#,
+        util::MHASH
+    );
+    let m = e.sh(&e.mh, &script);
+    let o = out(&m);
+    if o.starts_with("SKIP") {
+        eprintln!("SKIP ring_opens_cancelled_at_the_process_limit_are_opened_again: {o}");
+        return;
+    }
+    assert_eq!(o, "300\n300\n", "{}", err(&m));
+}
+
 /// Check mode: lines naming standard input by any of its names are read
 /// in line order (the first gets the data). GNU 9.1 here, for `abc` on
 /// standard input and the lines `<md5 of abc>  /dev/stdin` then `<md5 of
