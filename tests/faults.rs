@@ -406,6 +406,25 @@ run ./md5sum d/f* | wc -l
     assert_eq!(o, "300\n300\n", "{}", err(&m));
 }
 
+/// Standard output is closed at the end as GNU's `close_stdout` closes it:
+/// a write error that only close(2) reports (NFS, FUSE) fails the run.
+/// GNU 9.1 here: `md5sum: write error: Input/output error`, exit 1.
+#[test]
+fn an_error_from_closing_standard_output_fails_the_run() {
+    if !strace_works("an_error_from_closing_standard_output_fails_the_run") {
+        return;
+    }
+    let e = env();
+    for cmd in ["md5sum a", "md5sum -c ok.md5"] {
+        let m = e.same(&format!(
+            "echo '900150983cd24fb0d6963f7d28e17f72  a' > ok.md5; \
+             strace -f -qq -o /dev/null -e trace=close -e inject=close:error=EIO -P \"$PWD/out\" {cmd} > out; echo $?"
+        ));
+        assert_eq!(out(&m), "1\n", "{cmd}");
+        assert_eq!(err(&m), "md5sum: write error: Input/output error\n", "{cmd}");
+    }
+}
+
 /// Check mode: lines naming standard input by any of its names are read
 /// in line order (the first gets the data). GNU 9.1 here, for `abc` on
 /// standard input and the lines `<md5 of abc>  /dev/stdin` then `<md5 of

@@ -229,6 +229,17 @@ pub fn stdout_closed() -> bool {
     imp::stdout_closed()
 }
 
+/// Closes standard output at the end of a run, as gnulib's `close_stdout`
+/// does: an error that only close(2) reports (NFS, FUSE: a delayed write
+/// failing) is the run's write error. A descriptor already closed when
+/// the run began is not an error. Nothing on Windows.
+///
+/// # Errors
+/// close(2)'s error (EIO, ENOSPC, EDQUOT, ...).
+pub fn close_stdout() -> io::Result<()> {
+    imp::close_stdout()
+}
+
 /// True when standard output may be shared with other processes' writes
 /// line by line: a pipe or socket, or a file opened `O_APPEND` (false on
 /// Windows).

@@ -118,6 +118,21 @@ pub(super) fn stdout_closed() -> bool {
     fd_closed(1)
 }
 
+pub(super) fn close_stdout() -> io::Result<()> {
+    // SAFETY: descriptor 1 is closed once, at the end of the run, after
+    // its last write; nothing opens files after it.
+    if unsafe { libc::close(1) } == 0 {
+        return Ok(());
+    }
+    let e = io::Error::last_os_error();
+    // EBADF: it was closed when the run began (`>&-`), and nothing is
+    // pending (gnulib close_stream); EINTR: Linux freed it.
+    match e.raw_os_error() {
+        Some(libc::EBADF | libc::EINTR) => Ok(()),
+        _ => Err(e),
+    }
+}
+
 pub(super) fn stdout_shared() -> bool {
     // SAFETY: fstat and F_GETFL on descriptor 1 write only into `st`.
     unsafe {

@@ -184,6 +184,10 @@ pub(super) fn stdout_closed() -> bool {
     false
 }
 
+pub(super) fn close_stdout() -> io::Result<()> {
+    Ok(())
+}
+
 pub(super) fn stdout_shared() -> bool {
     false
 }

@@ -48,6 +48,9 @@ pub struct Console {
     /// A write to standard error failed (nothing more can be said about
     /// it; the run still fails, see [`Console::finish`]).
     err_failed: bool,
+    /// Standard output is the process's descriptor 1, which
+    /// [`Console::finish`] closes (not a writer given to [`Console::new`]).
+    owns_stdout: bool,
 }
 
 impl Console {
@@ -66,7 +69,9 @@ impl Console {
         } else {
             out
         };
-        Console::new(prog, compat, out, crate::os::stderr_writer(), line_buffered)
+        let mut con = Console::new(prog, compat, out, crate::os::stderr_writer(), line_buffered);
+        con.owns_stdout = true;
+        con
     }
 
     /// A console over the writers `out` and `err` (`line_buffered`: flush
@@ -85,6 +90,7 @@ impl Console {
             err,
             line_buffered,
             write_error: None,
+            owns_stdout: false,
             progress: None,
             flushes_per_line: true,
             dies_on_write_error: false,
@@ -231,6 +237,14 @@ impl Console {
     pub fn finish(&mut self) -> bool {
         let flushed = self.out.flush();
         let Some(e) = self.write_error.take().or(flushed.err()) else {
+            // GNU's close_stdout: a write error only close(2) reports.
+            if self.owns_stdout
+                && let Err(e) = crate::os::close_stdout()
+            {
+                let msg = format!("write error: {}", crate::os::strerror(&e));
+                self.error_msg(msg.as_bytes());
+                return false;
+            }
             return !self.err_failed;
         };
         // GNU 9.1 lost errno unless the final fclose itself failed with it
