@@ -510,6 +510,37 @@ fn close_errors_fail_the_input() {
     }
 }
 
+/// With `--key` too, close(2) failing on the checksum file (read whole
+/// for its signature) is that file's error: `NAME: Input/output error`,
+/// exit 1, nothing checked (without `--key`: the same, as GNU above).
+#[test]
+fn close_error_on_a_signed_checksum_file_fails_it() {
+    if !strace_works("close_error_on_a_signed_checksum_file_fails_it") {
+        return;
+    }
+    let e = env();
+    let set = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/signatures/minisign");
+    for f in [
+        "SHA256SUMS",
+        "SHA256SUMS.minisig",
+        "a.txt",
+        "b.txt",
+        "minisign.pub",
+    ] {
+        e.w(f, &std::fs::read(set.join(f)).unwrap());
+    }
+    let m = e.sh(
+        &e.mh,
+        "strace -f -qq -o /dev/null -P SHA256SUMS -e inject=close:error=EIO mhash -c SHA256SUMS --key minisign.pub; echo $?",
+    );
+    assert_eq!(out(&m), "1\n");
+    assert!(
+        err(&m).ends_with("mhash: SHA256SUMS: Input/output error\n"),
+        "{}",
+        err(&m)
+    );
+}
+
 /// Nothing above may end in a signal (an abort is SIGABRT).
 #[test]
 fn no_signal_from_a_limit() {
