@@ -119,7 +119,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     // under a GNU name: GNU 9.1 and 9.4 hash every operand and report
     // the later ones' errors before "write error"; GNU 9.11's lines exit
     // at the first failed write (`Console::set_exits_on_write_error`).
-    let stops_on_write_error = common.personality == Personality::Mhash;
+    let stops_on_write_error = matches!(common.personality, Personality::Mhash | Personality::B3sum);
     let output_failed = std::sync::atomic::AtomicBool::new(false);
     let producer = || {
         if output_failed.load(std::sync::atomic::Ordering::Relaxed) {

@@ -541,6 +541,22 @@ fn close_error_on_a_signed_checksum_file_fails_it() {
     );
 }
 
+/// Under the `b3sum` name, as under mhash's, a failed write to standard
+/// output ends the run: `yes LINE | b3sum -c > /dev/full` exits 1 at
+/// once (b3sum's `println!` fails at the first write; was: read for
+/// ever). The line is b3sum 1.x's for `abc`.
+#[test]
+fn b3sum_stops_at_a_failed_write() {
+    let e = env();
+    let m = e.sh(
+        &e.mh,
+        "ln -s \"$(command -v mhash)\" b3sum; \
+         yes '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85  a' \
+         | timeout 60 ./b3sum -c > /dev/full; echo $?",
+    );
+    assert_eq!(out(&m), "1\n", "{}", err(&m));
+}
+
 /// Nothing above may end in a signal (an abort is SIGABRT).
 #[test]
 fn no_signal_from_a_limit() {

@@ -787,6 +787,7 @@ fn check_job(
         },
         length_given: t.length.as_ref().is_some_and(|(n, _)| *n != 0),
         dialect: dialect(p),
+        stops_on_write_error: p == Personality::Mhash,
         gnu_level: common.compat.algorithms(),
         lines_9_11: common.compat >= GnuCompat::V9_11,
         // GNU 9.11's md5sum, sha*sum and b2sum read hex digests only.
