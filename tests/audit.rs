@@ -14,6 +14,7 @@
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -469,4 +470,30 @@ fn improperly_formatted_lines_are_counted_as_dash_c_counts_them() {
     let out = t.run(&["-c", "m", "--audit", "d", "--strict", "-w"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("m: 2: improperly formatted checksum line\n"));
+}
+
+/// Standard output that cannot be written stops the audit part way: no
+/// counts (they would look complete), one line saying so, GNU's `write
+/// error` line, exit 1.
+#[test]
+fn a_write_error_stops_the_audit_without_counts() {
+    let t = Tree::new();
+    t.w(b"a", b"1");
+    t.w(b"b", b"2");
+    t.manifest("m");
+    let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    // Run by the name `mhash`, as util::mhash runs it.
+    let out = std::process::Command::new(util::MHASH)
+        .arg0("mhash")
+        .current_dir(t.top())
+        .args(["-c", "m", "--audit", "d"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    same(
+        out.stderr,
+        "mhash: audit: stopped before the end: standard output could not be written; nothing is counted\n\
+         mhash: write error: No space left on device\n",
+    );
 }

@@ -238,6 +238,14 @@ fn check_file_with(
         return false;
     }
     if out.audit {
+        // A failed write stopped the audit part way: counts would look
+        // complete and are not. Finish says why (`write error: ...`).
+        if con.write_failed() && job.stops_on_write_error {
+            con.error_msg(
+                b"audit: stopped before the end: standard output could not be written; nothing is counted",
+            );
+            return false;
+        }
         out.report.audit_summary(con, &out.counts);
         if out.tally.misformatted != 0 && job.verbosity != Verbosity::Status {
             let n = out.tally.misformatted;
