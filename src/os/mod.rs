@@ -285,10 +285,12 @@ static WAITING: AtomicUsize = AtomicUsize::new(0);
 static WAIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 static INPUT_CLOSED: std::sync::Condvar = std::sync::Condvar::new();
 
-/// How many times an open that finds descriptors exhausted, with no input
-/// open anywhere in the process to wait for, is tried again (10 ms apart:
-/// ENFILE is system-wide and another process may free one) before its
-/// error is reported.
+/// How many times an open that finds the system's file table full
+/// (ENFILE), with no input open anywhere in the process to wait for, is
+/// tried again (10 ms apart: another process may free one) before its
+/// error is reported. The process's own limit (EMFILE) with none of its
+/// inputs open cannot be waited out: that error is reported at once, as
+/// GNU reports it.
 const EXHAUSTED_RETRIES: u32 = 10;
 
 /// True for "too many open files" (EMFILE, this process; ENFILE, the
@@ -695,7 +697,8 @@ pub fn open_input(path: &std::path::Path, nonblock: bool, holding: bool) -> io::
                     WAITING.fetch_sub(1, SeqCst);
                     continue;
                 }
-                if idle_tries == EXHAUSTED_RETRIES {
+                if idle_tries == EXHAUSTED_RETRIES || ErrorClass::of(&e) == Some(ErrorClass::TooManyOpenFiles)
+                {
                     return Err(e);
                 }
                 idle_tries += 1;
