@@ -560,7 +560,7 @@ fn b3sum_stops_at_a_failed_write() {
 /// When the process's own descriptor limit is reached and none of its
 /// inputs is open to be waited for, each file's open fails at once, as
 /// GNU's does: `prlimit --nofile=4 md5sum -c` of 200 lines gives GNU's
-/// bytes within `timeout 5` (was: about 50 ms of waiting per file, 10.6 s
+/// bytes within `timeout 5` (the wait comes once; was about 50 ms per file, 10.6 s
 /// here). GNU 9.1: `md5sum: f1: Too many open files`, `f1: FAILED open or
 /// read`, ..., exit 1.
 #[test]

@@ -11,8 +11,8 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::SeqCst;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -285,13 +285,20 @@ static WAITING: AtomicUsize = AtomicUsize::new(0);
 static WAIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 static INPUT_CLOSED: std::sync::Condvar = std::sync::Condvar::new();
 
-/// How many times an open that finds the system's file table full
-/// (ENFILE), with no input open anywhere in the process to wait for, is
-/// tried again (10 ms apart: another process may free one) before its
-/// error is reported. The process's own limit (EMFILE) with none of its
-/// inputs open cannot be waited out: that error is reported at once, as
-/// GNU reports it.
+/// How many times an open that finds descriptors exhausted, with no input
+/// open anywhere in the process to wait for, is tried again (10 ms apart:
+/// ENFILE is system-wide and another process may free one; a descriptor
+/// mhash holds for a moment, a cgroup file read to count the cores, may
+/// close) before its error is reported.
 const EXHAUSTED_RETRIES: u32 = 10;
+
+/// Set when an open's retries ran out with no input open ([`open_input`]),
+/// cleared by the next open that succeeds: while set, an open that finds
+/// descriptors exhausted with no input open fails at once. So a limit
+/// that nothing of mhash's can free (`prlimit --nofile=4 md5sum -c`: the
+/// checksum file holds the last descriptor) costs the wait once, not once
+/// per file, and each file fails at once as GNU's does.
+static EXHAUSTED: AtomicBool = AtomicBool::new(false);
 
 /// True for "too many open files" (EMFILE, this process; ENFILE, the
 /// system; Win32's ERROR_TOO_MANY_OPEN_FILES).
@@ -683,6 +690,7 @@ pub fn open_input(path: &std::path::Path, nonblock: bool, holding: bool) -> io::
         match o.open(path) {
             Ok(file) => {
                 OPEN_INPUTS.fetch_add(1, SeqCst);
+                EXHAUSTED.store(false, SeqCst);
                 return Ok(Input { file: Some(file) });
             }
             Err(e) if fds_exhausted(&e) && !holding => {
@@ -697,8 +705,8 @@ pub fn open_input(path: &std::path::Path, nonblock: bool, holding: bool) -> io::
                     WAITING.fetch_sub(1, SeqCst);
                     continue;
                 }
-                if idle_tries == EXHAUSTED_RETRIES || ErrorClass::of(&e) == Some(ErrorClass::TooManyOpenFiles)
-                {
+                if idle_tries == EXHAUSTED_RETRIES || EXHAUSTED.load(SeqCst) {
+                    EXHAUSTED.store(true, SeqCst);
                     return Err(e);
                 }
                 idle_tries += 1;
