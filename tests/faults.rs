@@ -579,6 +579,36 @@ fn descriptor_limit_with_nothing_to_wait_for_fails_each_file_at_once() {
     );
 }
 
+/// EINTR without end (injected) on open and on writes to standard
+/// output is reported after a bounded number of retries, in GNU's words
+/// (GNU 9.1 here: `md5sum: a: Interrupted system call`, and `md5sum: write
+/// error` with its errno lost); was: retried for ever (std retries EINTR
+/// in open and write_all).
+#[test]
+fn persistent_eintr_on_open_and_write_is_reported() {
+    if !strace_works("persistent_eintr_on_open_and_write_is_reported") {
+        return;
+    }
+    let e = env();
+    for cmd in [
+        "strace -f -qq -o /dev/null -e inject=openat:error=EINTR -P a md5sum a",
+        "strace -f -qq -o /dev/null -e inject=openat:error=EINTR -P a md5sum a a",
+        "echo '900150983cd24fb0d6963f7d28e17f72  a' > S; strace -f -qq -o /dev/null -e inject=openat:error=EINTR -P a md5sum -c S",
+        "strace -f -qq -o /dev/null -e inject=write:error=EINTR -P \"$PWD/out\" md5sum a > out",
+    ] {
+        let m = e.same(&format!(
+            "{{ MHASH_GNU_COMPAT=9.1 timeout 60 {cmd}; echo $?; }} 2>&1 | grep -v '^strace: '"
+        ));
+        assert!(out(&m).ends_with("1\n"), "{cmd}: {}", out(&m));
+        assert!(
+            out(&m).contains("md5sum: a: Interrupted system call\n")
+                || out(&m).contains("md5sum: write error\n"),
+            "{cmd}: {}",
+            out(&m)
+        );
+    }
+}
+
 /// Nothing above may end in a signal (an abort is SIGABRT).
 #[test]
 fn no_signal_from_a_limit() {

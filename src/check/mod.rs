@@ -146,7 +146,7 @@ fn check_file_with(
     } else if is_stdin {
         Ok(crate::os::stdin_reader())
     } else {
-        std::fs::File::open(checkfile).map(|f| {
+        crate::os::open_read(std::path::Path::new(checkfile)).map(|f| {
             let f = std::sync::Arc::new(f);
             held = Some(std::sync::Arc::clone(&f));
             Box::new(Source(f)) as Box<dyn Read + Send>

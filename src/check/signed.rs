@@ -28,7 +28,7 @@ pub(super) fn signed_text(
                 .take(sig::MAX_SIGNED_FILE + 1)
                 .read_to_end(&mut buf)?;
         } else {
-            let mut f = std::fs::File::open(checkfile)?;
+            let mut f = crate::os::open_read(std::path::Path::new(checkfile))?;
             (&mut f).take(sig::MAX_SIGNED_FILE + 1).read_to_end(&mut buf)?;
             // As without --key: a close(2) error is the file's error
             // (GNU checks fclose's result).

@@ -209,7 +209,7 @@ pub fn stdin_reader() -> Box<dyn Read + Send> {
 /// on Windows std's, which writes UTF-8 to a console as UTF-16 and bytes
 /// as they are to a file or pipe).
 pub fn stdout_writer() -> Box<dyn io::Write + Send> {
-    imp::stdout_writer()
+    Box::new(BoundedEintr(imp::stdout_writer()))
 }
 
 /// Standard error as a plain writer (descriptor 2 on Unix, unbuffered as
@@ -217,7 +217,7 @@ pub fn stdout_writer() -> Box<dyn io::Write + Send> {
 /// ENOSPC, which the run's exit status reports as GNU's does (Rust's
 /// `Stderr` would swallow EBADF).
 pub fn stderr_writer() -> Box<dyn io::Write + Send> {
-    imp::stderr_writer()
+    Box::new(BoundedEintr(imp::stderr_writer()))
 }
 
 /// True when descriptor 1 is not open (`>&-`): closing standard output
@@ -227,6 +227,79 @@ pub fn stderr_writer() -> Box<dyn io::Write + Send> {
 /// EBADF too, but closes fine: "write error" alone). False on Windows.
 pub fn stdout_closed() -> bool {
     imp::stdout_closed()
+}
+
+/// Opens `path` for reading, as `File::open` does but retrying EINTR at
+/// most [`MAX_EINTR`] times in a row (std retries it for ever). Not an
+/// input of the run's ([`open_input`] counts those).
+///
+/// # Errors
+/// open(2)'s (`ENOENT`, `EACCES`, ...); [`interrupted_too_often`].
+pub fn open_read(path: &std::path::Path) -> io::Result<File> {
+    imp::open_read(path, false)
+}
+
+/// How many times in a row a system call interrupted by a signal (EINTR)
+/// is retried (open, write, close) before the interruption is reported:
+/// GNU retries none of them under `SA_RESTART`-less signals and reports
+/// `Interrupted system call`; mhash retries a transient interruption and
+/// stops a persistent one (a busy loop otherwise).
+pub const MAX_EINTR: u32 = 1000;
+
+/// The error for a call interrupted [`MAX_EINTR`] times in a row, worded
+/// as glibc words EINTR, and of a kind other than `Interrupted`, so that
+/// std's retrying loops (`write_all`) stop on it.
+pub fn interrupted_too_often() -> io::Error {
+    io::Error::other("Interrupted system call")
+}
+
+/// A reader or writer whose calls are retried on EINTR at most
+/// [`MAX_EINTR`] times in a row, then fail with
+/// [`interrupted_too_often`] (which std's loops, `read_until` and
+/// `write_all`, do not retry).
+pub struct BoundedEintr<T>(pub T);
+
+impl<R: io::Read> io::Read for BoundedEintr<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        for _ in 0..MAX_EINTR {
+            match self.0.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                r => return r,
+            }
+        }
+        Err(interrupted_too_often())
+    }
+}
+
+/// One `read`, retried on EINTR at most [`MAX_EINTR`] times in a row.
+///
+/// # Errors
+/// As `reader.read`; [`interrupted_too_often`] after that many
+/// interruptions.
+pub fn read_retrying(reader: &mut dyn io::Read, buf: &mut [u8]) -> io::Result<usize> {
+    io::Read::read(&mut BoundedEintr(reader), buf)
+}
+
+impl<W: io::Write> io::Write for BoundedEintr<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for _ in 0..MAX_EINTR {
+            match self.0.write(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                r => return r,
+            }
+        }
+        Err(interrupted_too_often())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        for _ in 0..MAX_EINTR {
+            match self.0.flush() {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                r => return r,
+            }
+        }
+        Err(interrupted_too_often())
+    }
 }
 
 /// Closes standard output at the end of a run, as gnulib's `close_stdout`
@@ -681,13 +754,10 @@ fn released() {
 /// # Errors
 /// As `open(2)`.
 pub fn open_input(path: &std::path::Path, nonblock: bool, holding: bool) -> io::Result<Input> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    imp::nonblocking(&mut o, nonblock);
     let mut idle_tries = 0;
     loop {
         let seen = OPEN_INPUTS.load(SeqCst);
-        match o.open(path) {
+        match imp::open_read(path, nonblock) {
             Ok(file) => {
                 OPEN_INPUTS.fetch_add(1, SeqCst);
                 EXHAUSTED.store(false, SeqCst);

@@ -130,7 +130,7 @@ fn not_run(res: i32) -> bool {
 
 /// How many times in a row open(2) or close(2) is retried on EINTR
 /// before the interruption is the file's error.
-const MAX_EINTR: u32 = 1000;
+use super::MAX_EINTR;
 
 /// open(2) of `path` with the ring's flags, retried on EINTR a bounded
 /// number of times.
@@ -193,6 +193,7 @@ fn submit(ring: &mut IoUring, paths: &[&CStr], closes: &[RawFd]) -> Result<Done,
     let mut closed: Vec<Option<io::Result<()>>> = (0..closes.len()).map(|_| None).collect();
     let mut got = 0;
     let mut submitted = false;
+    let mut interrupted = 0;
     while got < want {
         let r = if submitted {
             ring.submitter().submit_and_wait(1)
@@ -200,8 +201,25 @@ fn submit(ring: &mut IoUring, paths: &[&CStr], closes: &[RawFd]) -> Result<Done,
             ring.submit_and_wait(want)
         };
         match r {
-            Ok(_) => submitted = true,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => submitted = true,
+            Ok(_) => {
+                submitted = true;
+                interrupted = 0;
+            }
+            // Interrupted without end: if the kernel took nothing, give
+            // the work back (the caller opens with open(2), bounded too);
+            // else the operations it took complete on their own, and
+            // their completions are read from the shared ring without
+            // entering the kernel, a millisecond apart (no busy loop).
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                interrupted += 1;
+                if interrupted >= MAX_EINTR {
+                    if !submitted && ring.submission().len() == want {
+                        return Err(());
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                submitted |= ring.submission().len() < want;
+            }
             // The kernel took nothing (ENOMEM, EAGAIN, ...): the entries
             // stay queued in a ring the caller marks refused, never
             // entered again (no SQ polling thread: the kernel reads the

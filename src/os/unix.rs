@@ -209,11 +209,30 @@ pub(super) fn read_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize
     std::os::unix::fs::FileExt::read_at(f, buf, offset)
 }
 
-pub(super) fn nonblocking(o: &mut std::fs::OpenOptions, nonblock: bool) {
-    if nonblock {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NONBLOCK);
+pub(super) fn open_read(path: &std::path::Path, nonblock: bool) -> io::Result<File> {
+    use std::os::fd::FromRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "file name contained an unexpected NUL byte",
+        )
+    })?;
+    let flags = libc::O_RDONLY | libc::O_CLOEXEC | if nonblock { libc::O_NONBLOCK } else { 0 };
+    // std's open retries EINTR for ever; here a bounded number of times.
+    for _ in 0..super::MAX_EINTR {
+        // SAFETY: `c` is NUL-terminated; open(2) writes none of our memory.
+        let fd = unsafe { libc::open(c.as_ptr(), flags) };
+        if fd >= 0 {
+            // SAFETY: open(2) returned a new descriptor, ours.
+            return Ok(unsafe { File::from_raw_fd(fd) });
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
     }
+    Err(super::interrupted_too_often())
 }
 
 pub(super) fn open_error(_path: &std::path::Path, e: io::Error) -> io::Error {

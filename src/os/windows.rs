@@ -215,7 +215,9 @@ pub(super) fn read_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize
     std::os::windows::fs::FileExt::seek_read(f, buf, offset)
 }
 
-pub(super) fn nonblocking(_o: &mut std::fs::OpenOptions, _nonblock: bool) {}
+pub(super) fn open_read(path: &std::path::Path, _nonblock: bool) -> io::Result<File> {
+    std::fs::OpenOptions::new().read(true).open(path)
+}
 
 /// Win32 refuses to open a directory as a file (access denied, where
 /// Unix opens it and fails its read with EISDIR): said as GNU says it.
