@@ -387,13 +387,14 @@ impl Lines<'_> {
         match parsed {
             Ok(p) => {
                 // --audit: read under DIR, shown as the walk spells it.
-                let (mut name, mut path) = (p.name, None);
+                let (mut name, mut path, mut outside) = (p.name, None, false);
                 if let Some(a) = self.audit.as_mut() {
                     let shown = audit::normalize(&name);
                     a.list(&shown);
                     if !shown.is_empty() {
                         name = shown;
                     }
+                    outside = a.outside(&name);
                     path = Some(a.path_of(&name));
                 }
                 let (mut algo, mut alternatives) = (p.algo, p.alternatives);
@@ -422,6 +423,15 @@ impl Lines<'_> {
                     annotate: false,
                     subject: self.subject,
                 };
+                // --audit: a name that leads out of DIR is never opened (a
+                // manifest from elsewhere must not read any file the user
+                // can read): unreadable, with the reason.
+                if outside {
+                    return Item::Done(Event::Verified {
+                        listed,
+                        result: Err(audit::outside_error()),
+                    });
+                }
                 // Standard input, by any of its names, is read here, in
                 // line order (`/dev/stdin` then `-`: the first gets the
                 // data, as in GNU).
