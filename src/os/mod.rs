@@ -302,6 +302,16 @@ impl<W: io::Write> io::Write for BoundedEintr<W> {
     }
 }
 
+/// Whether the character type of the locale the environment names
+/// (`LC_ALL`, `LC_CTYPE`, `LANG`) is UTF-8, as the C library decides it:
+/// `setlocale(LC_CTYPE, "")` then `nl_langinfo(CODESET)`. A locale that is
+/// named but not installed (`LANG=en_US.UTF-8` in a slim container) is
+/// the C locale, as it is for GNU. `None` where there is no such C
+/// library call (Windows): the caller reads the variables itself.
+pub fn ctype_is_utf8() -> Option<bool> {
+    imp::ctype_is_utf8()
+}
+
 /// Closes standard output at the end of a run, as gnulib's `close_stdout`
 /// does: an error that only close(2) reports (NFS, FUSE: a delayed write
 /// failing) is the run's write error. A descriptor already closed when

@@ -118,6 +118,21 @@ pub(super) fn stdout_closed() -> bool {
     fd_closed(1)
 }
 
+pub(super) fn ctype_is_utf8() -> Option<bool> {
+    // SAFETY: setlocale is called once (the caller caches the answer),
+    // before or while no other thread uses the C library's locale (mhash
+    // calls no locale-dependent C function); the strings it and
+    // nl_langinfo return are read at once, before any other locale call.
+    unsafe {
+        if libc::setlocale(libc::LC_CTYPE, c"".as_ptr()).is_null() {
+            // Not installed: the C library stays in the C locale.
+            return Some(false);
+        }
+        let codeset = libc::nl_langinfo(libc::CODESET);
+        Some(!codeset.is_null() && std::ffi::CStr::from_ptr(codeset).to_bytes().eq_ignore_ascii_case(b"UTF-8"))
+    }
+}
+
 pub(super) fn close_stdout() -> io::Result<()> {
     // SAFETY: descriptor 1 is closed once, at the end of the run, after
     // its last write; nothing opens files after it.

@@ -184,6 +184,10 @@ pub(super) fn stdout_closed() -> bool {
     false
 }
 
+pub(super) fn ctype_is_utf8() -> Option<bool> {
+    None
+}
+
 pub(super) fn close_stdout() -> io::Result<()> {
     Ok(())
 }
