@@ -35,9 +35,14 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
         // error"), fixed after 9.11 (coreutils 2de1a28bc, "sum,cksum:
         // consistently emit detailed write errors"; its
         // tests/misc/io-errors.sh wants ENOSPC): mhash takes the fix.
-        let lines = matches!(&job, Job::Hash(_) | Job::Check(_));
+        // NUL-ended digest lines (`-z`) are not flushed one by one: stdio
+        // meets a write error at the next diagnostic (which flushes
+        // first, losing errno) or at fclose (which keeps it).
+        let zero = matches!(&job, Job::Hash(h) if h.format.zero);
+        let lines = matches!(&job, Job::Hash(_) | Job::Check(_)) && !zero;
         con.set_flushes_per_line(lines);
         con.set_exits_on_write_error(lines && common.compat == crate::config::GnuCompat::V9_11);
+        con.set_keeps_errno_at_close(zero);
         con.set_dies_on_write_error(
             common.compat.is_8_32()
                 && common.personality == crate::config::Personality::Cksum

@@ -119,6 +119,9 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     // under a GNU name: GNU 9.1 and 9.4 hash every operand and report
     // the later ones' errors before "write error"; GNU 9.11's lines exit
     // at the first failed write (`Console::set_exits_on_write_error`).
+    // GNU writes each `\n`-ended line when its file is done; `-z` lines
+    // stay in stdio's buffer (mhash's own face writes each at once).
+    let flushes_each = !(job.format.zero && common.personality.is_gnu());
     let stops_on_write_error = matches!(common.personality, Personality::Mhash | Personality::B3sum);
     let output_failed = std::sync::atomic::AtomicBool::new(false);
     let producer = || {
@@ -166,7 +169,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
             (_, r) => emit_one(con, &mut *report, &name, algos, r, per_file_debug),
         };
         // GNU writes each checksum line when its file is done.
-        if !more {
+        if !more && flushes_each {
             con.flush_now();
         }
         if stops_on_write_error && con.write_failed() {

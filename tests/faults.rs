@@ -618,7 +618,35 @@ fn a_locale_not_installed_is_the_c_locale() {
     let e = env();
     let m = e.same("LC_ALL= LC_CTYPE= LANG=xx_XX.UTF-8 md5sum \"$(printf 'caf\\303\\251 m')\"; echo $?");
     assert_eq!(out(&m), "1\n");
-    assert_eq!(err(&m), "md5sum: 'caf'$'\\303\\251'' m': No such file or directory\n");
+    assert_eq!(
+        err(&m),
+        "md5sum: 'caf'$'\\303\\251'' m': No such file or directory\n"
+    );
+}
+
+/// `-z` digest lines into a full device: GNU does not write them line by
+/// line, so the write error comes at the next diagnostic (which flushes
+/// first, losing errno: `write error`) or at the end (keeping it: `write
+/// error: No space left on device`), and a later missing file is still
+/// reported. GNU 9.1 (run here) and GNU 9.11 (recorded from a build of
+/// 9.11: `missing: No such file or directory` then `write error`; `write
+/// error: No space left on device` for `-z a` alone).
+#[test]
+fn nul_ended_lines_into_a_full_device_fail_as_gnu_says() {
+    let e = env();
+    for args in ["-z a missing", "-z a"] {
+        e.same(&format!(
+            "MHASH_GNU_COMPAT=9.1 sha256sum {args} > /dev/full; echo $?"
+        ));
+    }
+    let m = e.sh(&e.mh, "sha256sum -z a missing > /dev/full; echo $?");
+    assert_eq!(out(&m), "1\n");
+    assert_eq!(
+        err(&m),
+        "sha256sum: missing: No such file or directory\nsha256sum: write error\n"
+    );
+    let m = e.sh(&e.mh, "sha256sum -z a > /dev/full; echo $?");
+    assert_eq!(err(&m), "sha256sum: write error: No space left on device\n");
 }
 
 /// Nothing above may end in a signal (an abort is SIGABRT).

@@ -1345,5 +1345,8 @@ fn gnu_compat_that_is_not_utf8_is_refused() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(e.contains("MHASH_GNU_COMPAT=") && e.contains("is not supported"), "{e}");
+    assert!(
+        e.contains("MHASH_GNU_COMPAT=") && e.contains("is not supported"),
+        "{e}"
+    );
 }

@@ -129,7 +129,12 @@ pub(super) fn ctype_is_utf8() -> Option<bool> {
             return Some(false);
         }
         let codeset = libc::nl_langinfo(libc::CODESET);
-        Some(!codeset.is_null() && std::ffi::CStr::from_ptr(codeset).to_bytes().eq_ignore_ascii_case(b"UTF-8"))
+        Some(
+            !codeset.is_null()
+                && std::ffi::CStr::from_ptr(codeset)
+                    .to_bytes()
+                    .eq_ignore_ascii_case(b"UTF-8"),
+        )
     }
 }
 

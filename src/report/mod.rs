@@ -48,6 +48,10 @@ pub struct Console {
     /// A write to standard error failed (nothing more can be said about
     /// it; the run still fails, see [`Console::finish`]).
     err_failed: bool,
+    /// A write error first seen when the buffer is flushed at the end
+    /// keeps its errno (GNU's `-z` digest lines: stdio's buffer meets the
+    /// error only at fclose, which keeps errno).
+    keeps_errno_at_close: bool,
     /// Standard output is the process's descriptor 1, which
     /// [`Console::finish`] closes (not a writer given to [`Console::new`]).
     owns_stdout: bool,
@@ -90,6 +94,7 @@ impl Console {
             err,
             line_buffered,
             write_error: None,
+            keeps_errno_at_close: false,
             owns_stdout: false,
             progress: None,
             flushes_per_line: true,
@@ -106,6 +111,14 @@ impl Console {
     /// after 9.11).
     pub fn set_flushes_per_line(&mut self, yes: bool) {
         self.flushes_per_line = yes;
+    }
+
+    /// Says that a write error met only by the final flush keeps its
+    /// errno in the message (GNU's digest lines under `-z`, which stdio
+    /// buffers until fclose; an earlier flush, as `error()` makes before
+    /// each diagnostic, loses it).
+    pub fn set_keeps_errno_at_close(&mut self, yes: bool) {
+        self.keeps_errno_at_close = yes;
     }
 
     /// Says that a failed write of a record first prints GNU 8.32
@@ -236,6 +249,7 @@ impl Console {
     /// exits 1). Returns true when all output was written.
     pub fn finish(&mut self) -> bool {
         let flushed = self.out.flush();
+        let at_close = self.write_error.is_none() && flushed.is_err();
         let Some(e) = self.write_error.take().or(flushed.err()) else {
             // GNU's close_stdout: a write error only close(2) reports.
             if self.owns_stdout
@@ -255,7 +269,8 @@ impl Console {
             let first = format!("-: write error: {}", crate::os::strerror(&e));
             self.error_msg(first.as_bytes());
         }
-        let lost = self.compat <= GnuCompat::V9_1 || !self.flushes_per_line;
+        let lost = (self.compat <= GnuCompat::V9_1 || !self.flushes_per_line)
+            && !(self.keeps_errno_at_close && at_close);
         let msg = if lost && !crate::os::stdout_closed() {
             "write error".to_string()
         } else {
