@@ -649,6 +649,18 @@ fn nul_ended_lines_into_a_full_device_fail_as_gnu_says() {
     assert_eq!(err(&m), "sha256sum: write error: No space left on device\n");
 }
 
+/// Standard input closed when the run begins (`<&-`): the checksum file
+/// opened on descriptor 0 is not read again by a `-` line. GNU 9.1 here:
+/// `-: Bad file descriptor`, `-: FAILED open or read`, the WARNING, then
+/// `standard input: Bad file descriptor`, exit 1 (was: `-: OK`).
+#[test]
+fn a_dash_line_with_standard_input_closed_is_ebadf() {
+    let e = env();
+    let m = e.same("printf 'd41d8cd98f00b204e9800998ecf8427e  -\\n' > l; md5sum -c l <&-; echo $?");
+    assert_eq!(out(&m), "-: FAILED open or read\n1\n");
+    assert!(err(&m).starts_with("md5sum: -: Bad file descriptor\n"), "{}", err(&m));
+}
+
 /// Nothing above may end in a signal (an abort is SIGABRT).
 #[test]
 fn no_signal_from_a_limit() {

@@ -97,7 +97,23 @@ fn raw_fd_file(fd: i32) -> StdFd {
 }
 
 pub(super) fn stdin_reader() -> Box<dyn Read + Send> {
+    // Closed when the run began: descriptor 0 may since name a file mhash
+    // opened (a checksum file), which `-` must not read; GNU's stdin
+    // fails with EBADF there.
+    if STDIN_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        return Box::new(ClosedStdin);
+    }
     Box::new(raw_fd_file(0))
+}
+
+/// Standard input that was closed when the run began: every read fails
+/// with EBADF.
+struct ClosedStdin;
+
+impl Read for ClosedStdin {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::from_raw_os_error(libc::EBADF))
+    }
 }
 
 pub(super) fn stdout_writer() -> Box<dyn io::Write + Send> {
@@ -168,7 +184,11 @@ pub(super) fn stdout_shared() -> bool {
     }
 }
 
+/// Descriptor 0 was closed when [`standard_fds_open`] first looked.
+static STDIN_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 pub(super) fn standard_fds_open() -> bool {
+    STDIN_CLOSED.store(fd_closed(0), std::sync::atomic::Ordering::Relaxed);
     !(0..3).any(fd_closed)
 }
 
