@@ -25,6 +25,7 @@ mod lanes;
 mod lanes_cli;
 mod native;
 mod parallel;
+mod plain_clone;
 mod proptest_escape;
 mod proptest_gnu;
 mod published;
