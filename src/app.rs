@@ -61,7 +61,14 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
             true
         }
         Job::InstallLinks { dir, force } => crate::install::install_links(con, &dir, force),
-        Job::Hash(job) => with_progress(con, common.progress, |con| crate::hash::run(con, common, job)),
+        Job::Hash(job) => {
+            con.set_directory_hint(
+                common.personality == crate::config::Personality::Mhash
+                    && job.inputs.walk.is_none()
+                    && job.tree.is_none(),
+            );
+            with_progress(con, common.progress, |con| crate::hash::run(con, common, job))
+        }
         Job::Check(job) => with_progress(con, common.progress, |con| crate::check::run(con, common, &job)),
     };
     let ok = ok & stdin_closed_ok(con);

@@ -206,12 +206,11 @@ fn recursive_hashes_file_operands_and_stdin_in_place() {
         .assert()
         .success()
         .stdout(expected);
-    // Without -r a directory is an error, as in GNU.
-    mhash(d.path())
-        .arg("t")
-        .assert()
-        .code(1)
-        .stderr(format!("{}: t: Is a directory\n", MHASH));
+    // Without -r a directory is an error, as in GNU, which names -r.
+    mhash(d.path()).arg("t").assert().code(1).stderr(format!(
+        "{}: t: Is a directory (use -r to hash a directory's files)\n",
+        MHASH
+    ));
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod everyday;
 mod faults;
 mod gnu_compat;
 mod gnu_fixtures;
+mod guidance;
 mod inprocess;
 mod lanes;
 mod lanes_cli;

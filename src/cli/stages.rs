@@ -129,6 +129,10 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
     let mut print: Option<String> = None;
     let mut immediate = |o: &Opt| -> Result<bool, Error> {
         match o {
+            Opt::Algorithm(v) if p == Personality::Mhash && v == "help" => {
+                print = Some(super::algorithm_list());
+                return Ok(true);
+            }
             Opt::Algorithm(v) => check_algorithm(p, compat, v)?,
             Opt::Length(v) => check_length_syntax(v, old)?,
             Opt::Flag("binary" | "text") if old && p == Personality::Cksum => {
@@ -182,11 +186,10 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
     } else {
         Vec::new()
     };
-    let m = cmd.try_get_matches_from(&args).map_err(|e| {
-        let text = e.to_string();
-        let first = text.lines().next().unwrap_or("invalid usage");
-        Error::usage(first.trim_start_matches("error: ").to_string())
-    })?;
+    let mut cmd = cmd;
+    let m = cmd
+        .try_get_matches_from_mut(&args)
+        .map_err(|e| super::native_usage_error(&cmd, &e))?;
     let opts = events(&m);
     for o in &opts {
         if immediate(o)? {
