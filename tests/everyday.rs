@@ -941,11 +941,12 @@ fn recursive_matches_gnu_sha256sum_over_find_sorted() {
 }
 
 #[test]
-fn dash_h_is_help_in_the_native_face_only() {
+fn dash_h_is_a_summary_in_the_native_face_only() {
     let d = TempDir::new().unwrap();
     let help = mhash(d.path()).arg("--help").output().unwrap();
     let h = mhash(d.path()).arg("-h").output().unwrap();
-    assert!(h.status.success() && h.stdout == help.stdout, "{h:?}");
+    assert!(h.status.success() && h.stderr.is_empty(), "{h:?}");
+    assert!(h.stdout.len() < help.stdout.len(), "-h is the shorter text");
     // GNU's names refuse -h, as GNU 9.1 does (compared after the name).
     if !util::gnu_available("sha256sum -h") {
         return;

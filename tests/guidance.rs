@@ -244,3 +244,40 @@ fn private_key_given_to_key_is_named_with_its_public_key() {
             ));
     }
 }
+
+#[test]
+fn short_help_is_one_line_per_option_and_help_the_long_text() {
+    let d = TempDir::new().unwrap();
+    let h = mhash(d.path()).arg("-h").output().unwrap();
+    let long = mhash(d.path()).arg("--help").output().unwrap();
+    assert_eq!(h.status.code(), Some(0));
+    assert_eq!(long.status.code(), Some(0));
+    let (h, long) = (text(&h.stdout), text(&long.stdout));
+    let lines: Vec<&str> = h.lines().collect();
+    assert!(lines.len() < 40, "-h: {} lines", lines.len());
+    for l in &lines {
+        assert!(l.chars().count() <= 80, "-h line over 80 columns: {l:?}");
+    }
+    // Each option line names options that --help describes in full.
+    let mut named = 0;
+    for l in &lines {
+        for word in l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+            if word.starts_with("--") && word.len() > 2 {
+                named += 1;
+                assert!(
+                    long.lines()
+                        .any(|x| x.trim_start().starts_with(word) || x.contains(&format!(", {word} "))),
+                    "{word} in -h but not described by --help"
+                );
+            }
+        }
+    }
+    assert!(named >= 25, "-h names {named} options");
+    assert!(long.lines().count() > 2 * lines.len(), "--help is the long text");
+    assert!(long.contains("Environment:") && long.contains("Exit status:"));
+    // GNU's names: GNU's --help, and GNU's refusal of -h, byte for byte.
+    for name in ["sha256sum", "md5sum", "b2sum", "cksum"] {
+        same_as_gnu(d.path(), name, &["--help"], "GNU --help");
+        same_as_gnu(d.path(), name, &["-h"], "GNU -h");
+    }
+}

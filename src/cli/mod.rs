@@ -496,13 +496,7 @@ pub fn command(p: Personality) -> Command {
             ));
     }
     cmd = cmd
-        // `-h` as b3sum and most Rust tools have it; GNU's names refuse it.
-        .arg(flag(
-            "help",
-            "help",
-            (p == Personality::Mhash).then_some('h'),
-            "display this help and exit",
-        ))
+        .arg(flag("help", "help", None, "display this help and exit"))
         .arg(flag(
             "version",
             "version",
@@ -519,6 +513,14 @@ pub fn command(p: Personality) -> Command {
                 .value_parser(clap::value_parser!(OsString)),
         );
     if p == Personality::Mhash {
+        // `-h` as b3sum and most Rust tools have it, a summary (ripgrep's
+        // split); GNU's names refuse it.
+        cmd = cmd.arg(
+            Arg::new("short-help")
+                .short('h')
+                .action(ArgAction::SetTrue)
+                .help("display a summary of the options, one line each, and exit"),
+        );
         cmd = native_options(cmd);
     }
     cmd

@@ -196,6 +196,9 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
             break;
         }
     }
+    if print.is_none() && m.get_flag("short-help") {
+        print = Some(help::native_short_help());
+    }
     let native = if print.is_none() {
         Native::from_matches(&m)?
     } else {
