@@ -18,6 +18,18 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
     // Whether descriptors 0-2 are open is decided (and remembered) now,
     // before any input or checksum file is opened onto a free number.
     let _ = crate::os::standard_fds_open();
+    if common.personality == crate::config::Personality::Mhash {
+        // A user who ran `mhash` with no FILE at a terminal is told what
+        // it waits for (GNU's names and shasum say nothing, as GNU).
+        let keys = if cfg!(windows) {
+            "Ctrl-Z then Enter ends it"
+        } else {
+            "Ctrl-D ends it"
+        };
+        let mut line = con.prog().to_vec();
+        line.extend_from_slice(format!(": reading standard input; {keys}\n").as_bytes());
+        crate::os::set_terminal_stdin_notice(line);
+    }
     if common.personality.is_gnu() {
         // The CRC and sum lines too: GNU 9.11 lost errno there ("write
         // error"), fixed after 9.11 (coreutils 2de1a28bc, "sum,cksum:

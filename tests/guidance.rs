@@ -281,3 +281,85 @@ fn short_help_is_one_line_per_option_and_help_the_long_text() {
         same_as_gnu(d.path(), name, &["-h"], "GNU -h");
     }
 }
+
+/// A terminal on standard input: runs `argv` with its stdin, stdout and
+/// stderr on a pseudo-terminal, waits `wait` seconds, types `abc`, Enter
+/// and Ctrl-D, and returns what the terminal showed (Python's `pty`; None,
+/// with a SKIP line, where python3 is not installed).
+fn typed_at_a_terminal(dir: &Path, argv: &[&str], wait: f64) -> Option<Vec<u8>> {
+    const HARNESS: &str = r#"
+import os, pty, select, subprocess, sys, time
+wait, argv = float(sys.argv[1]), sys.argv[2:]
+m, s = pty.openpty()
+p = subprocess.Popen(argv, stdin=s, stdout=s, stderr=s, start_new_session=True)
+os.close(s)
+out = b""
+def drain(t):
+    global out
+    end = time.time() + t
+    while time.time() < end:
+        r, _, _ = select.select([m], [], [], 0.05)
+        if r:
+            try:
+                out += os.read(m, 4096)
+            except OSError:
+                return
+drain(wait)
+os.write(m, b"abc\n\x04")
+p.wait(timeout=30)
+drain(0.3)
+sys.stdout.buffer.write(out)
+"#;
+    if !Path::new("/usr/bin/python3").exists() {
+        util::skip(
+            "typed_at_a_terminal",
+            "/usr/bin/python3 not found: the terminal cases did NOT run",
+        );
+        return None;
+    }
+    let out = util::command("/usr/bin/python3")
+        .current_dir(dir)
+        .arg("-c")
+        .arg(HARNESS)
+        .arg(wait.to_string())
+        .args(argv)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    Some(out.stdout)
+}
+
+#[test]
+fn terminal_stdin_gets_a_notice_and_no_progress_bar() {
+    let d = TempDir::new().unwrap();
+    // The line typed: "abc\n" (the terminal's Enter), by the sha2 crate.
+    let digest = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(b"abc\n"))
+    };
+    let Some(screen) = typed_at_a_terminal(d.path(), &[MHASH], 2.5) else {
+        return;
+    };
+    assert_bytes_eq!(
+        screen,
+        format!("{MHASH}: reading standard input; Ctrl-D ends it\r\nabc\r\n{digest}  -\r\n"),
+        "the notice once, the echo, the line; no bar"
+    );
+    // --no-progress changes nothing here: the notice is no bar.
+    let screen = typed_at_a_terminal(d.path(), &[MHASH, "--no-progress"], 2.5).unwrap();
+    assert_bytes_eq!(
+        screen,
+        format!("{MHASH}: reading standard input; Ctrl-D ends it\r\nabc\r\n{digest}  -\r\n")
+    );
+    // Typed at once: no wait, no notice.
+    let screen = typed_at_a_terminal(d.path(), &[MHASH], 0.0).unwrap();
+    assert_bytes_eq!(screen, format!("abc\r\n{digest}  -\r\n"));
+    // GNU's names say nothing, as GNU: the same screen as /usr/bin's.
+    if util::gnu_available("terminal stdin GNU") {
+        let bin = d.path().join(".bin");
+        let link = util::mhash_link(&bin, "sha256sum");
+        let ours = typed_at_a_terminal(d.path(), &[link.to_str().unwrap()], 2.5).unwrap();
+        let theirs = typed_at_a_terminal(d.path(), &["/usr/bin/sha256sum"], 2.5).unwrap();
+        assert_bytes_eq!(ours, theirs, "sha256sum at a terminal");
+    }
+}

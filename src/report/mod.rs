@@ -97,6 +97,11 @@ impl Console {
         }
     }
 
+    /// The prefix of diagnostics (`PROG` of `PROG: MSG`), as bytes.
+    pub fn prog(&self) -> &[u8] {
+        &self.prog
+    }
+
     /// Says that an input found to be a directory is reported as
     /// `PROG: NAME: Is a directory (use -r to hash a directory's files)`
     /// (the native face's hash mode without `-r`; GNU's names keep GNU's
