@@ -12,7 +12,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use tempfile::TempDir;
 
-use crate::util::{GNU_TOOLS, MHASH, bash};
+use crate::util::{self, GNU_TOOLS, MHASH, bash};
 
 const SHA256_EMPTY: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"; // FIPS 180-2
 
@@ -107,4 +107,47 @@ fn dockerfile_builds_with_the_musl_script_into_scratch() {
         "{}",
         stages[1]
     );
+}
+
+#[test]
+fn readme_build_and_test_times_say_when_where_and_how_loaded() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    // The paragraph after the first two commands.
+    let after = readme
+        .split("```\n")
+        .nth(1)
+        .expect("README opens with a sh block");
+    let para: String = after
+        .trim_start()
+        .split("\n\n")
+        .next()
+        .unwrap()
+        .replace('\n', " ");
+    let has_date = para.as_bytes().windows(10).any(|w| {
+        w.iter().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                *b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        })
+    });
+    assert!(has_date, "a YYYY-MM-DD date: {para}");
+    for needle in ["nproc", "load", "min", "release build", "Rust 1."] {
+        assert!(para.contains(needle), "{needle:?} in: {para}");
+    }
+    let model = fs::read_to_string("/proc/cpuinfo").ok().and_then(|c| {
+        c.lines()
+            .find(|l| l.starts_with("model name"))
+            .map(str::to_string)
+    });
+    if let Some(m) = model {
+        let name = m.split(':').nth(1).unwrap().trim().to_string();
+        if !para.contains(&name) {
+            util::skip(
+                "readme_build_and_test_times",
+                &format!("README's figures are from another machine than this one ({name})"),
+            );
+        }
+    }
 }
