@@ -772,13 +772,22 @@ fn install_links_creates_gnu_names_that_behave_as_gnu() {
     fs::create_dir(&bin).unwrap();
     let exe = fs::canonicalize(MHASH).unwrap();
     let names = util::GNU_NAMES;
+    // Each link names the GNU release it reproduces: that of /usr/bin's
+    // tool (the only one on this PATH), as its --version says.
     let expected: String = names
         .iter()
-        .map(|n| format!("{}/{n} -> {}\n", bin.display(), exe.display()))
+        .map(|n| {
+            let note = match crate::link_release::gnu_version(&util::gnu_path(n)) {
+                Some(v) => format!(" (as GNU coreutils {v}, found /usr/bin/{n})"),
+                None => format!(" (as GNU coreutils 9.11: no GNU {n} found to shadow)"),
+            };
+            format!("{}/{n} -> {}{note}\n", bin.display(), exe.display())
+        })
         .collect();
     mhash(d.path())
         .arg("--install-links")
         .arg(&bin)
+        .env("PATH", "/usr/bin:/bin")
         .assert()
         .success()
         .stdout(expected)
@@ -830,7 +839,12 @@ fn install_links_refuses_to_replace_files_unless_forced() {
         .success();
     let exe = fs::canonicalize(prog).unwrap();
     assert_eq!(fs::read_link(bin.join("sha256sum")).unwrap(), exe);
-    assert_eq!(fs::read_dir(&bin).unwrap().count(), 9);
+    // The nine links, and the release file where a GNU tool was found.
+    let files = fs::read_dir(&bin).unwrap().count();
+    assert!(
+        files == 9 || files == 10 && bin.join(".mhash-gnu-release").is_file(),
+        "{files}"
+    );
     // Not a directory; --force alone; operands.
     mhash(d.path())
         .args(["--install-links", "bin/sha256sum"])

@@ -24,6 +24,7 @@ mod guidance;
 mod inprocess;
 mod lanes;
 mod lanes_cli;
+mod link_release;
 mod native;
 mod parallel;
 mod plain_clone;

@@ -214,6 +214,51 @@ pub fn stdin_reader() -> Box<dyn Read + Send> {
     }
 }
 
+/// The name of the file beside the GNU-name links that says which GNU
+/// release each name reproduces (`mhash --install-links` writes it).
+pub const RELEASE_FILE: &str = ".mhash-gnu-release";
+
+/// The GNU release that `--install-links` recorded for the program `name`
+/// beside the link this process was started through (the path given to
+/// `execve`: Linux's `AT_EXECFN`; elsewhere `argv0` where it names a
+/// directory, or the executable's own path on Windows, where the links
+/// are hard links). `None` when there is no such record.
+pub fn installed_release(argv0: &std::ffi::OsStr, name: &str) -> Option<String> {
+    let started: std::path::PathBuf = started_as(argv0)?;
+    let file = started.parent()?.join(RELEASE_FILE);
+    let text = std::fs::read_to_string(file).ok()?;
+    text.lines()
+        .filter_map(|l| l.split_once(' '))
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v.trim().to_string())
+}
+
+/// The path this process was started through (see [`installed_release`]).
+#[cfg(windows)]
+fn started_as(_argv0: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    std::env::current_exe().ok()
+}
+
+/// The path this process was started through (see [`installed_release`]).
+#[cfg(not(windows))]
+fn started_as(argv0: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getauxval only reads the auxiliary vector; AT_EXECFN is
+        // the address of the NUL-terminated path given to execve, which
+        // lives on the stack for the whole life of the process.
+        let p = unsafe { libc::getauxval(libc::AT_EXECFN) } as *const std::ffi::c_char;
+        if !p.is_null() {
+            // SAFETY: see above: a NUL-terminated string that outlives us.
+            let bytes = unsafe { std::ffi::CStr::from_ptr(p) }.to_bytes();
+            use std::os::unix::ffi::OsStrExt;
+            return Some(std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes)));
+        }
+    }
+    let p = std::path::Path::new(argv0);
+    (p.components().count() > 1).then(|| p.to_path_buf())
+}
+
 /// How long a read of a terminal on standard input waits before the
 /// notice of [`set_terminal_stdin_notice`] is printed: 1 second.
 pub const STDIN_NOTICE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
