@@ -30,6 +30,18 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
     // Whether descriptors 0-2 are open is decided (and remembered) now,
     // before any input or checksum file is opened onto a free number.
     let _ = crate::os::standard_fds_open();
+    if common.personality == crate::config::Personality::Mhash {
+        // A user who ran `mhash` with no FILE at a terminal is told what
+        // it waits for (GNU's names and shasum say nothing, as GNU).
+        let keys = if cfg!(windows) {
+            "Ctrl-Z then Enter ends it"
+        } else {
+            "Ctrl-D ends it"
+        };
+        let mut line = con.prog().to_vec();
+        line.extend_from_slice(format!(": reading standard input; {keys}\n").as_bytes());
+        crate::os::set_terminal_stdin_notice(line);
+    }
     if common.personality.is_gnu() {
         // The CRC and sum lines too: GNU 9.11 lost errno there ("write
         // error"), fixed after 9.11 (coreutils 2de1a28bc, "sum,cksum:
@@ -78,7 +90,14 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
             true
         }
         Job::InstallLinks { dir, force } => crate::install::install_links(con, &dir, force),
-        Job::Hash(job) => with_progress(con, common.progress, |con| crate::hash::run(con, common, job)),
+        Job::Hash(job) => {
+            con.set_directory_hint(
+                common.personality == crate::config::Personality::Mhash
+                    && job.inputs.walk.is_none()
+                    && job.tree.is_none(),
+            );
+            with_progress(con, common.progress, |con| crate::hash::run(con, common, job))
+        }
         Job::Check(job) => with_progress(con, common.progress, |con| crate::check::run(con, common, &job)),
     };
     let ok = ok & stdin_closed_ok(con);

@@ -199,9 +199,172 @@ pub fn stdin_was_read() -> bool {
 /// Standard input as a plain reader. On Unix it reads descriptor 0 directly:
 /// no second buffer, and a closed descriptor fails with EBADF as in GNU
 /// (Rust's `Stdin` would report a closed stdin as empty).
+///
+/// Where standard input is a terminal, the reader is marked as such while
+/// it lives ([`reading_terminal_stdin`]: no progress bar draws over what
+/// the user types), and a read that waits [`STDIN_NOTICE_AFTER`] prints
+/// the notice of [`set_terminal_stdin_notice`], once.
 pub fn stdin_reader() -> Box<dyn Read + Send> {
     STDIN_USED.store(true, std::sync::atomic::Ordering::Relaxed);
-    imp::stdin_reader()
+    let inner = imp::stdin_reader();
+    if stdin_is_terminal() {
+        Box::new(TerminalStdin::new(inner))
+    } else {
+        inner
+    }
+}
+
+/// The name of the file beside the GNU-name links that says which GNU
+/// release each name reproduces (`mhash --install-links` writes it).
+pub const RELEASE_FILE: &str = ".mhash-gnu-release";
+
+/// The GNU release that `--install-links` recorded for the program `name`
+/// beside the link this process was started through (the path given to
+/// `execve`: Linux's `AT_EXECFN`; elsewhere `argv0` where it names a
+/// directory, or the executable's own path on Windows, where the links
+/// are hard links). `None` when there is no such record.
+pub fn installed_release(argv0: &std::ffi::OsStr, name: &str) -> Option<String> {
+    let started: std::path::PathBuf = started_as(argv0)?;
+    let file = started.parent()?.join(RELEASE_FILE);
+    let text = std::fs::read_to_string(file).ok()?;
+    text.lines()
+        .filter_map(|l| l.split_once(' '))
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v.trim().to_string())
+}
+
+/// The path this process was started through (see [`installed_release`]).
+#[cfg(windows)]
+fn started_as(_argv0: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    std::env::current_exe().ok()
+}
+
+/// The path this process was started through (see [`installed_release`]).
+#[cfg(not(windows))]
+fn started_as(argv0: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getauxval only reads the auxiliary vector; AT_EXECFN is
+        // the address of the NUL-terminated path given to execve, which
+        // lives on the stack for the whole life of the process.
+        let p = unsafe { libc::getauxval(libc::AT_EXECFN) } as *const std::ffi::c_char;
+        if !p.is_null() {
+            // SAFETY: see above: a NUL-terminated string that outlives us.
+            let bytes = unsafe { std::ffi::CStr::from_ptr(p) }.to_bytes();
+            use std::os::unix::ffi::OsStrExt;
+            return Some(std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes)));
+        }
+    }
+    let p = std::path::Path::new(argv0);
+    (p.components().count() > 1).then(|| p.to_path_buf())
+}
+
+/// How long a read of a terminal on standard input waits before the
+/// notice of [`set_terminal_stdin_notice`] is printed: 1 second.
+pub const STDIN_NOTICE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Whether standard input is a terminal (asked once).
+fn stdin_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    static TERMINAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TERMINAL.get_or_init(|| io::stdin().is_terminal())
+}
+
+/// Readers of a terminal on standard input now alive.
+static TERMINAL_READERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// True while standard input is being read and is a terminal.
+pub fn reading_terminal_stdin() -> bool {
+    TERMINAL_READERS.load(std::sync::atomic::Ordering::Relaxed) > 0
+}
+
+/// The notice (a whole line) for a read of a terminal on standard input
+/// that waits; none by default (GNU's names and shasum print none).
+static STDIN_NOTICE: std::sync::Mutex<Option<Vec<u8>>> = std::sync::Mutex::new(None);
+
+/// Sets the line printed on standard error, once, when a read of a
+/// terminal on standard input has waited [`STDIN_NOTICE_AFTER`] (the
+/// native face: `mhash: reading standard input; Ctrl-D ends it`). Printed
+/// only where standard error is a terminal too: it is for the person
+/// typing, not for a log.
+pub fn set_terminal_stdin_notice(line: Vec<u8>) {
+    if let Ok(mut n) = STDIN_NOTICE.lock() {
+        *n = Some(line);
+    }
+}
+
+/// Milliseconds since [`notice_epoch`] at which the current read of a
+/// terminal stdin began, plus 1; 0 while no read waits.
+static READ_WAITING_SINCE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn notice_epoch() -> std::time::Instant {
+    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *EPOCH.get_or_init(std::time::Instant::now)
+}
+
+fn millis_now() -> u64 {
+    u64::try_from(notice_epoch().elapsed().as_millis()).unwrap_or(u64::MAX - 1)
+}
+
+/// Starts, once per process, the thread that prints the stdin notice when
+/// a read has waited long enough (where a notice is set and standard error
+/// is a terminal).
+fn start_notice_watch() {
+    use std::io::IsTerminal;
+    use std::sync::atomic::Ordering;
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let Some(line) = STDIN_NOTICE.lock().ok().and_then(|n| n.clone()) else {
+            return;
+        };
+        if !io::stderr().is_terminal() {
+            return;
+        }
+        let _ = notice_epoch();
+        let _ = std::thread::Builder::new()
+            .name("mhash-stdin-notice".into())
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                let wait = u64::try_from(STDIN_NOTICE_AFTER.as_millis()).unwrap_or(1000);
+                loop {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    let since = READ_WAITING_SINCE.load(Ordering::Relaxed);
+                    if since != 0 && millis_now() + 1 >= since + wait {
+                        let _ = io::Write::write_all(&mut stderr_writer(), &line);
+                        return;
+                    }
+                }
+            });
+    });
+}
+
+/// Standard input while it is a terminal (see [`stdin_reader`]).
+struct TerminalStdin {
+    inner: Box<dyn Read + Send>,
+}
+
+impl TerminalStdin {
+    fn new(inner: Box<dyn Read + Send>) -> TerminalStdin {
+        TERMINAL_READERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        TerminalStdin { inner }
+    }
+}
+
+impl Read for TerminalStdin {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::sync::atomic::Ordering;
+        start_notice_watch();
+        READ_WAITING_SINCE.store(millis_now() + 1, Ordering::Relaxed);
+        let r = self.inner.read(buf);
+        READ_WAITING_SINCE.store(0, Ordering::Relaxed);
+        r
+    }
+}
+
+impl Drop for TerminalStdin {
+    fn drop(&mut self) {
+        TERMINAL_READERS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// Standard output as a plain writer (descriptor 1 on Unix, so that a

@@ -55,6 +55,9 @@ pub struct Console {
     /// Standard output is the process's descriptor 1, which
     /// [`Console::finish`] closes (not a writer given to [`Console::new`]).
     owns_stdout: bool,
+    /// The native face hashing without `-r`: an input that is a directory
+    /// is reported with what to do (`use -r`).
+    directory_hint: bool,
 }
 
 impl Console {
@@ -101,7 +104,35 @@ impl Console {
             dies_on_write_error: false,
             exits_on_write_error: false,
             err_failed: false,
+            directory_hint: false,
         }
+    }
+
+    /// The prefix of diagnostics (`PROG` of `PROG: MSG`), as bytes.
+    pub fn prog(&self) -> &[u8] {
+        &self.prog
+    }
+
+    /// Says that an input found to be a directory is reported as
+    /// `PROG: NAME: Is a directory (use -r to hash a directory's files)`
+    /// (the native face's hash mode without `-r`; GNU's names keep GNU's
+    /// words).
+    pub fn set_directory_hint(&mut self, yes: bool) {
+        self.directory_hint = yes;
+    }
+
+    /// Prints an input's read error as [`Console::error_io`] does, with the
+    /// hint of [`Console::set_directory_hint`] where it applies.
+    pub fn error_input(&mut self, name: &[u8], e: &std::io::Error) {
+        if !(self.directory_hint && crate::os::ErrorClass::of(e) == Some(crate::os::ErrorClass::IsADirectory))
+        {
+            return self.error_io(name, e);
+        }
+        let mut msg = self.quotef(name);
+        msg.extend_from_slice(b": ");
+        msg.extend_from_slice(crate::os::strerror(e).as_bytes());
+        msg.extend_from_slice(b" (use -r to hash a directory's files)");
+        self.error_msg(&msg);
     }
 
     /// Says whether GNU flushes standard output after each line of this
