@@ -50,6 +50,9 @@ pub struct Session {
     /// The algorithm a tag switched `-a sha2` to, for the rest of the run
     /// (see `parse::Expect::sha2_switch`).
     pub sha2_switched: Option<crate::algo::AlgoKind>,
+    /// The digest length a tagged line carried to later untagged lines
+    /// (GNU cksum's global `digest_length`; `parse::Expect::carry_length`).
+    pub carried_len: Option<(usize, usize)>,
 }
 
 impl Default for Session {
@@ -58,6 +61,7 @@ impl Default for Session {
             last_tag: None,
             bsd_reversed: -1,
             sha2_switched: None,
+            carried_len: None,
         }
     }
 }
@@ -292,6 +296,7 @@ fn check_file_with(
     if let Some(k) = session.sha2_switched {
         parser.switch_to(k);
     }
+    parser.carried_len = session.carried_len;
     if rules::untagged_from_file_name(job, &name) {
         parser.untagged_by = Chosen::FileName;
     }
@@ -338,6 +343,7 @@ fn check_file_with(
     let lost = schedule(common, &mut lines, &mut |ev, more| out.emit(con, ev, more));
     session.last_tag = lines.parser.last_tag;
     session.sha2_switched = lines.parser.switched;
+    session.carried_len = lines.parser.carried_len;
     if run_wide {
         session.bsd_reversed = lines.parser.bsd_reversed;
     }
@@ -621,7 +627,7 @@ fn read_line_capped(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> std::
         if avail.is_empty() {
             return Ok((consumed, cut));
         }
-        let (n, ends) = match avail.iter().position(|&b| b == b'\n') {
+        let (n, ends) = match memchr::memchr(b'\n', avail) {
             Some(i) => (i + 1, true),
             None => (avail.len(), false),
         };
