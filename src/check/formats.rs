@@ -143,6 +143,9 @@ fn openssl_tag(l: &[u8]) -> Option<Vec<u8>> {
         (b"SHA2-512", b"SHA512"),
         (b"BLAKE2B-512", b"BLAKE2b"),
     ];
+    if !matches!(l.first(), Some(b'S' | b'B')) {
+        return None;
+    }
     NAMES.iter().find_map(|(openssl, gnu)| {
         let rest = l.strip_prefix(*openssl)?;
         rest.starts_with(b"(").then(|| [*gnu, rest].concat())
@@ -356,7 +359,17 @@ fn md_start(l: &[u8], at: u64) -> Option<MdRecord> {
         hex,
     };
     let mut at = l.len();
-    while let Some(p) = l[..at].windows(2).rposition(|w| w == b": ") {
+    loop {
+        // The last `: ` wholly before `at` (memrchr: every line of a
+        // checksum file comes here).
+        let mut end = at.saturating_sub(1);
+        let p = loop {
+            let q = memchr::memrchr(b':', &l[..end])?;
+            if l[q + 1] == b' ' {
+                break q;
+            }
+            end = q;
+        };
         at = p;
         if p == 0 {
             return None;
@@ -376,7 +389,6 @@ fn md_start(l: &[u8], at: u64) -> Option<MdRecord> {
             return Some(record(name, Some(&trimmed[..eq]), hex));
         }
     }
-    None
 }
 
 /// Decodes UTF-16 (little- or big-endian, as the byte-order mark said) to

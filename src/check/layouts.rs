@@ -37,6 +37,9 @@ pub fn distinfo(l: &[u8]) -> Option<Distinfo> {
         }
         std::str::from_utf8(s).ok()?.parse().ok()
     };
+    if !matches!(l.first(), Some(b'T' | b'S')) {
+        return None;
+    }
     if let Some(rest) = l.strip_prefix(b"TIMESTAMP = ") {
         return number(rest).map(|_| Distinfo::Timestamp);
     }
@@ -74,6 +77,9 @@ impl Certutil {
     /// line (`SHA256 (NAME) = HEX`); `None` for a line that is not
     /// certutil's (an open record is then dropped).
     pub fn line(&mut self, l: &[u8]) -> Option<Option<Vec<u8>>> {
+        if self.open.is_none() && !l.first().is_some_and(u8::is_ascii_uppercase) {
+            return None;
+        }
         if l == b"CertUtil: -hashfile command completed successfully." {
             self.open = None;
             return Some(None);

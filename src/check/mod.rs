@@ -328,6 +328,7 @@ fn check_file_with(
         output_failed: &output_failed,
         failed: false,
         audit,
+        uncounted: 0,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -341,6 +342,7 @@ fn check_file_with(
         counts: AuditCounts::default(),
     };
     let lost = schedule(common, &mut lines, &mut |ev, more| out.emit(con, ev, more));
+    out.tally.misformatted += lines.uncounted;
     session.last_tag = lines.parser.last_tag;
     session.sha2_switched = lines.parser.switched;
     session.carried_len = lines.parser.carried_len;
@@ -690,6 +692,9 @@ struct Lines<'a> {
     failed: bool,
     /// `--audit`: the listed names, and the walk after the last line.
     audit: Option<audit::Audit>,
+    /// Improperly formatted lines counted here rather than passed on (no
+    /// message or record is written for them).
+    uncounted: u64,
 }
 
 /// The listed file an item is about, if any.
@@ -787,6 +792,15 @@ impl Lines<'_> {
             let buf = std::mem::take(&mut self.buf);
             let r = self.raw_line(&buf);
             self.buf = buf;
+            // An improperly formatted line nothing is printed for is only
+            // counted, here: a disk image given as a checksum file is
+            // millions of them.
+            if let Some(Item::Done(Event::Misformatted { msg: None, .. })) = &r
+                && !self.job.json
+            {
+                self.uncounted += 1;
+                continue;
+            }
             if let Some(item) = r {
                 return Some(item);
             }

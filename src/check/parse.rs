@@ -516,18 +516,27 @@ impl Parser {
         if escaped {
             i += 1;
         }
+        // Every tag begins with a capital letter: other lines skip the
+        // tag search (`every_tag_begins_with_a_capital`).
+        let may_tag = s.get(i).is_some_and(u8::is_ascii_uppercase);
         // GNU 9.11's family tags: `SHA2-256 (f)`, `SHA3-0x100 (f)` (the
         // length in C syntax), bare `SHA2 (f)`/`SHA3 (f)` for 512 bits.
         if self.expect.tag_rule != TagRule::Strict
             && self.expect.family_tags
             && self.expect.length_needs_digit
             && self.switched.is_none()
+            && may_tag
             && let Some(r) = self.family_tag(s, i, escaped)
         {
             return r;
         }
         // BSD tagged line?
-        for kind in self.expect.tag_kinds.clone() {
+        let kinds = if may_tag {
+            self.expect.tag_kinds.clone()
+        } else {
+            Vec::new()
+        };
+        for kind in kinds {
             let tag = kind.tag().unwrap_or_default();
             if !s[i..].starts_with(tag.as_bytes()) {
                 continue;
@@ -645,7 +654,7 @@ impl Parser {
             }
             return self.bsd_split(&s[j + 1..], algo, digest_len, escaped);
         }
-        if self.expect.other_tags_improper && tagged_for_any(&s[i..]) {
+        if self.expect.other_tags_improper && may_tag && tagged_for_any(&s[i..]) {
             return Err(LineError::Malformed);
         }
         self.untagged(s, i, escaped)
@@ -801,11 +810,12 @@ impl Parser {
         }
         // The digest token runs to the first blank (GNU 9.11: or NUL,
         // which then separates it from the name as a blank does).
-        let nul_ends = self.expect.lines_9_11;
-        let tok_len = rest
-            .iter()
-            .position(|&b| is_white(b) || (nul_ends && b == 0))
-            .ok_or(LineError::Malformed)?;
+        let tok_len = if self.expect.lines_9_11 {
+            memchr::memchr3(b' ', b'\t', 0, rest)
+        } else {
+            memchr::memchr2(b' ', b'\t', rest)
+        }
+        .ok_or(LineError::Malformed)?;
         let tok = &rest[..tok_len];
         let hex_run = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
         let mut alternatives = Vec::new();
@@ -1210,5 +1220,14 @@ mod tests {
             Some(vec![0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77])
         );
         assert_eq!(gnu_carried_digest(b"00112233", 28, 16), None);
+    }
+
+    #[test]
+    fn every_tag_begins_with_a_capital() {
+        for kind in AlgoKind::ALL {
+            if let Some(tag) = kind.tag() {
+                assert!(tag.as_bytes()[0].is_ascii_uppercase(), "{tag}");
+            }
+        }
     }
 }
