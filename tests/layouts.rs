@@ -125,3 +125,47 @@ fn saved_certutil_output_old_and_new() {
         );
     }
 }
+
+#[test]
+fn sfv_files_written_by_cksfv() {
+    let d = fixture("sfv");
+    let want = "release.r00: OK\n'release part2.r01': OK\nCD1/track01.flac: OK\n";
+    let (code, out, err) = check(d.path(), "release.sfv");
+    assert_eq!((code, out.as_str(), err.as_str()), (Some(0), want, ""));
+    // Under a name that says nothing, cksfv's `;` header says SFV.
+    fs::copy(d.path().join("release.sfv"), d.path().join("checksums.txt")).unwrap();
+    let (code, out, err) = check(d.path(), "checksums.txt");
+    assert_eq!((code, out.as_str(), err.as_str()), (Some(0), want, ""));
+    // Without either, `NAME CRC32` is no checksum line.
+    let bare: String = fs::read_to_string(d.path().join("release.sfv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(d.path().join("bare.txt"), &bare).unwrap();
+    fs::write(d.path().join("bare.SFV"), &bare).unwrap();
+    assert_eq!(check(d.path(), "bare.txt").0, Some(1));
+    assert_eq!(
+        check(d.path(), "bare.SFV"),
+        (Some(0), want.to_string(), String::new())
+    );
+    tamper(&d.path().join("release part2.r01"));
+    let (code, out, _) = check(d.path(), "release.sfv");
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(1),
+            "release.r00: OK\n'release part2.r01': FAILED\nCD1/track01.flac: OK\n"
+        )
+    );
+    // cksfv, the oracle, agrees where it is installed.
+    match std::process::Command::new("cksfv")
+        .current_dir(d.path())
+        .args(["-q", "-f", "release.sfv"])
+        .output()
+    {
+        Ok(o) => assert_eq!(o.status.code(), Some(1), "{o:?}"),
+        Err(_) => crate::util::skip("layouts::sfv_files_written_by_cksfv", "cksfv is not installed"),
+    }
+}

@@ -55,6 +55,9 @@ pub enum Prep<'a> {
     /// A FreeBSD `distinfo` `SIZE (NAME) = BYTES` line: the size the file
     /// must have ([`super::layouts::distinfo`]).
     Size(Vec<u8>, u64),
+    /// An SFV line, `NAME CRC32`: the name and the CRC-32 (zlib's, `-a
+    /// crc32b`) as 4 bytes ([`super::layouts::sfv_line`]).
+    Sfv(Vec<u8>, Vec<u8>),
 }
 
 /// The native face's line preparation for one checksum file.
@@ -63,6 +66,9 @@ pub struct Prepare {
     armor: Armor,
     first: bool,
     certutil: super::layouts::Certutil,
+    /// SFV lines are read: the file is named `*.sfv`, or a `;` comment
+    /// (SFV's) was seen.
+    sfv: bool,
 }
 
 impl Prepare {
@@ -72,7 +78,16 @@ impl Prepare {
             armor: Armor::Text,
             first: true,
             certutil: Default::default(),
+            sfv: false,
         }
+    }
+
+    /// A preparer at the start of the checksum file named `checkfile`
+    /// (`*.sfv`, case-blind, holds SFV lines).
+    pub fn for_file(checkfile: &[u8]) -> Prepare {
+        let mut p = Prepare::new();
+        p.sfv = checkfile.len() >= 4 && checkfile[checkfile.len() - 4..].eq_ignore_ascii_case(b".sfv");
+        p
     }
 
     /// Prepares one line (its LF/CRLF ending removed).
@@ -112,6 +127,16 @@ impl Prepare {
                 }
             }
             Armor::Text => {}
+        }
+        // SFV's comments (cksfv, RapidCRC, QuickSFV and TeraCopy headers).
+        if l.first() == Some(&b';') {
+            self.sfv = true;
+            return Prep::Skip;
+        }
+        if self.sfv
+            && let Some((name, crc)) = super::layouts::sfv_line(trimmed)
+        {
+            return Prep::Sfv(name, crc);
         }
         if let Some(taken) = self.certutil.line(trimmed) {
             return taken.map_or(Prep::Skip, Prep::Owned);

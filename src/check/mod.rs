@@ -318,7 +318,7 @@ fn check_file_with(
         lookahead: native,
         ahead: None,
         prev: None,
-        prep: native.then(formats::Prepare::new),
+        prep: native.then(|| formats::Prepare::for_file(&name)),
         print_md: native.then(formats::PrintMd::default),
         held: None,
         shasum: None,
@@ -836,6 +836,16 @@ impl Lines<'_> {
                     l = &owned;
                 }
                 formats::Prep::Size(name, size) => return self.size_line(name, size),
+                formats::Prep::Sfv(name, digest) => {
+                    let line = parse::CheckLine {
+                        algo: Algorithm::new(crate::algo::AlgoKind::Crc32b),
+                        digest,
+                        name,
+                        chosen: Chosen::Layout,
+                        alternatives: Vec::new(),
+                    };
+                    return Some(self.item(Ok(line)));
+                }
             }
             if let Some(md) = &mut self.print_md {
                 let (finished, taken) = md.line(l, self.line_no);

@@ -41,6 +41,8 @@ pub enum Chosen {
     /// The digest's length, and the first guess did not match: another
     /// algorithm of that length did.
     Fallback,
+    /// The checksum file's layout, which has one algorithm (SFV: CRC-32).
+    Layout,
 }
 
 impl Chosen {
@@ -53,6 +55,7 @@ impl Chosen {
             Chosen::Header => "header",
             Chosen::Length => "length",
             Chosen::Fallback => "fallback",
+            Chosen::Layout => "layout",
         }
     }
 }
