@@ -730,11 +730,14 @@ impl Lines<'_> {
             Some(item) => item,
             None => self.read_item()?,
         };
+        let counted = self.uncounted;
         self.ahead = self.read_item();
         let mut ahead = self.ahead.take();
+        // Lines only counted in between: the next line is not adjacent.
         let next = ahead
             .as_mut()
             .and_then(listed_in)
+            .filter(|_| self.uncounted == counted)
             .map(|l| (l.name.clone(), l.algo));
         self.ahead = ahead;
         if let Some(l) = listed_in(&mut cur) {
