@@ -169,3 +169,44 @@ fn sfv_files_written_by_cksfv() {
         Err(_) => crate::util::skip("layouts::sfv_files_written_by_cksfv", "cksfv is not installed"),
     }
 }
+
+#[test]
+fn sfv_lines_written_as_cksfv_writes_them() {
+    // The fixture's lines were written by cksfv 1.3.15: mhash writes the
+    // same, and reads its own back.
+    let d = fixture("sfv");
+    let cksfv: String = fs::read_to_string(d.path().join("release.sfv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let out = mhash(d.path())
+        .args([
+            "-a",
+            "crc32b",
+            "--sfv",
+            "release.r00",
+            "release part2.r01",
+            "CD1/track01.flac",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        (out.status.code(), String::from_utf8_lossy(&out.stdout)),
+        (Some(0), cksfv.clone().into())
+    );
+    fs::write(d.path().join("mine.sfv"), &out.stdout).unwrap();
+    assert_eq!(check(d.path(), "mine.sfv").0, Some(0));
+    // Only CRC-32, only when hashing, no other layout flag.
+    for args in [
+        &["-a", "md5", "--sfv", "release.r00"][..],
+        &["-a", "crc32b,md5", "--sfv", "release.r00"],
+        &["-a", "crc32b", "--sfv", "--tag", "release.r00"],
+        &["-a", "crc32b", "--sfv", "--json", "release.r00"],
+        &["-c", "--sfv", "mine.sfv"],
+    ] {
+        let out = mhash(d.path()).args(args).output().unwrap();
+        assert_eq!((out.status.code(), out.stdout.len()), (Some(1), 0), "{args:?}");
+    }
+}
