@@ -658,7 +658,11 @@ fn a_dash_line_with_standard_input_closed_is_ebadf() {
     let e = env();
     let m = e.same("printf 'd41d8cd98f00b204e9800998ecf8427e  -\\n' > l; md5sum -c l <&-; echo $?");
     assert_eq!(out(&m), "-: FAILED open or read\n1\n");
-    assert!(err(&m).starts_with("md5sum: -: Bad file descriptor\n"), "{}", err(&m));
+    assert!(
+        err(&m).starts_with("md5sum: -: Bad file descriptor\n"),
+        "{}",
+        err(&m)
+    );
 }
 
 /// Nothing above may end in a signal (an abort is SIGABRT).

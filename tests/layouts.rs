@@ -125,3 +125,88 @@ fn saved_certutil_output_old_and_new() {
         );
     }
 }
+
+#[test]
+fn sfv_files_written_by_cksfv() {
+    let d = fixture("sfv");
+    let want = "release.r00: OK\n'release part2.r01': OK\nCD1/track01.flac: OK\n";
+    let (code, out, err) = check(d.path(), "release.sfv");
+    assert_eq!((code, out.as_str(), err.as_str()), (Some(0), want, ""));
+    // Under a name that says nothing, cksfv's `;` header says SFV.
+    fs::copy(d.path().join("release.sfv"), d.path().join("checksums.txt")).unwrap();
+    let (code, out, err) = check(d.path(), "checksums.txt");
+    assert_eq!((code, out.as_str(), err.as_str()), (Some(0), want, ""));
+    // Without either, `NAME CRC32` is no checksum line.
+    let bare: String = fs::read_to_string(d.path().join("release.sfv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(d.path().join("bare.txt"), &bare).unwrap();
+    fs::write(d.path().join("bare.SFV"), &bare).unwrap();
+    assert_eq!(check(d.path(), "bare.txt").0, Some(1));
+    assert_eq!(
+        check(d.path(), "bare.SFV"),
+        (Some(0), want.to_string(), String::new())
+    );
+    tamper(&d.path().join("release part2.r01"));
+    let (code, out, _) = check(d.path(), "release.sfv");
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(1),
+            "release.r00: OK\n'release part2.r01': FAILED\nCD1/track01.flac: OK\n"
+        )
+    );
+    // cksfv, the oracle, agrees where it is installed.
+    match std::process::Command::new("cksfv")
+        .current_dir(d.path())
+        .args(["-q", "-f", "release.sfv"])
+        .output()
+    {
+        Ok(o) => assert_eq!(o.status.code(), Some(1), "{o:?}"),
+        Err(_) => crate::util::skip("layouts::sfv_files_written_by_cksfv", "cksfv is not installed"),
+    }
+}
+
+#[test]
+fn sfv_lines_written_as_cksfv_writes_them() {
+    // The fixture's lines were written by cksfv 1.3.15: mhash writes the
+    // same, and reads its own back.
+    let d = fixture("sfv");
+    let cksfv: String = fs::read_to_string(d.path().join("release.sfv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let out = mhash(d.path())
+        .args([
+            "-a",
+            "crc32b",
+            "--sfv",
+            "release.r00",
+            "release part2.r01",
+            "CD1/track01.flac",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        (out.status.code(), String::from_utf8_lossy(&out.stdout)),
+        (Some(0), cksfv.clone().into())
+    );
+    fs::write(d.path().join("mine.sfv"), &out.stdout).unwrap();
+    assert_eq!(check(d.path(), "mine.sfv").0, Some(0));
+    // Only CRC-32, only when hashing, no other layout flag.
+    for args in [
+        &["-a", "md5", "--sfv", "release.r00"][..],
+        &["-a", "crc32b,md5", "--sfv", "release.r00"],
+        &["-a", "crc32b", "--sfv", "--tag", "release.r00"],
+        &["-a", "crc32b", "--sfv", "--json", "release.r00"],
+        &["-c", "--sfv", "mine.sfv"],
+    ] {
+        let out = mhash(d.path()).args(args).output().unwrap();
+        assert_eq!((out.status.code(), out.stdout.len()), (Some(1), 0), "{args:?}");
+    }
+}

@@ -56,6 +56,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
             family_tags: true,
             other_tags_improper: false,
             strict_inference: false,
+            carry_length: false,
         };
     }
     let b2 = a.kind == AlgoKind::Blake2b;
@@ -76,6 +77,7 @@ fn reader(a: Algorithm, cksum: bool) -> Expect {
         family_tags: false,
         other_tags_improper: false,
         strict_inference: false,
+        carry_length: false,
     }
 }
 
@@ -166,7 +168,8 @@ proptest! {
     }
 
     /// Arbitrary lines under arbitrary expectations: never a panic, and an
-    /// accepted line always carries a digest of its algorithm's length.
+    /// accepted line always carries a digest of its algorithm's length, or
+    /// none at all (a non-canonical base64 digest, which matches nothing).
     #[test]
     fn parser_never_panics(
         lines in proptest::collection::vec(
@@ -188,7 +191,7 @@ proptest! {
         let mut p = Parser::new(e, stdin);
         for l in &lines {
             if let Ok(c) = p.parse(l) {
-                prop_assert_eq!(c.digest.len(), c.algo.digest_len());
+                prop_assert!(c.digest.is_empty() || c.digest.len() == c.algo.digest_len());
                 prop_assert!(!c.name.contains(&0) || !l.contains(&b'\\'));
             }
         }

@@ -55,6 +55,9 @@ pub enum Prep<'a> {
     /// A FreeBSD `distinfo` `SIZE (NAME) = BYTES` line: the size the file
     /// must have ([`super::layouts::distinfo`]).
     Size(Vec<u8>, u64),
+    /// An SFV line, `NAME CRC32`: the name and the CRC-32 (zlib's, `-a
+    /// crc32b`) as 4 bytes ([`super::layouts::sfv_line`]).
+    Sfv(Vec<u8>, Vec<u8>),
 }
 
 /// The native face's line preparation for one checksum file.
@@ -63,6 +66,9 @@ pub struct Prepare {
     armor: Armor,
     first: bool,
     certutil: super::layouts::Certutil,
+    /// SFV lines are read: the file is named `*.sfv`, or a `;` comment
+    /// (SFV's) was seen.
+    sfv: bool,
 }
 
 impl Prepare {
@@ -72,7 +78,16 @@ impl Prepare {
             armor: Armor::Text,
             first: true,
             certutil: Default::default(),
+            sfv: false,
         }
+    }
+
+    /// A preparer at the start of the checksum file named `checkfile`
+    /// (`*.sfv`, case-blind, holds SFV lines).
+    pub fn for_file(checkfile: &[u8]) -> Prepare {
+        let mut p = Prepare::new();
+        p.sfv = checkfile.len() >= 4 && checkfile[checkfile.len() - 4..].eq_ignore_ascii_case(b".sfv");
+        p
     }
 
     /// Prepares one line (its LF/CRLF ending removed).
@@ -113,6 +128,16 @@ impl Prepare {
             }
             Armor::Text => {}
         }
+        // SFV's comments (cksfv, RapidCRC, QuickSFV and TeraCopy headers).
+        if l.first() == Some(&b';') {
+            self.sfv = true;
+            return Prep::Skip;
+        }
+        if self.sfv
+            && let Some((name, crc)) = super::layouts::sfv_line(trimmed)
+        {
+            return Prep::Sfv(name, crc);
+        }
         if let Some(taken) = self.certutil.line(trimmed) {
             return taken.map_or(Prep::Skip, Prep::Owned);
         }
@@ -136,6 +161,9 @@ impl Prepare {
 /// line with GNU's tag instead (`SHA256(f)= hex`, `BLAKE2b(f)= hex`), or
 /// `None` when it does not start with one of those names and `(`.
 fn openssl_tag(l: &[u8]) -> Option<Vec<u8>> {
+    if !matches!(l.first(), Some(b'S' | b'B')) {
+        return None;
+    }
     AlgoKind::ALL.into_iter().find_map(|k| {
         let info = k.info();
         let rest = l.strip_prefix(info.openssl_name?.as_bytes())?;
@@ -351,7 +379,17 @@ fn md_start(l: &[u8], at: u64) -> Option<MdRecord> {
         hex,
     };
     let mut at = l.len();
-    while let Some(p) = l[..at].windows(2).rposition(|w| w == b": ") {
+    loop {
+        // The last `: ` wholly before `at` (memrchr: every line of a
+        // checksum file comes here).
+        let mut end = at.saturating_sub(1);
+        let p = loop {
+            let q = memchr::memrchr(b':', &l[..end])?;
+            if l[q + 1] == b' ' {
+                break q;
+            }
+            end = q;
+        };
         at = p;
         if p == 0 {
             return None;
@@ -371,7 +409,6 @@ fn md_start(l: &[u8], at: u64) -> Option<MdRecord> {
             return Some(record(name, Some(&trimmed[..eq]), hex));
         }
     }
-    None
 }
 
 /// Decodes UTF-16 (little- or big-endian, as the byte-order mark said) to

@@ -11,7 +11,11 @@
 //!   certutil): `ALGO hash of NAME:`, the digest in hex on the next line
 //!   (Windows 7 and older: `ALGO hash of file NAME:` and the bytes as hex
 //!   pairs with a space between them), then `CertUtil: -hashfile command
-//!   completed successfully.` ([`Certutil`]).
+//!   completed successfully.` ([`Certutil`]);
+//! - SFV (Simple File Verification; what cksfv, RapidCRC, QuickSFV and
+//!   TeraCopy write): `NAME CRC32` lines, the CRC-32 of zlib (`-a crc32b`)
+//!   in 8 hex digits after the name's last space, `;` comment lines
+//!   ([`sfv_line`]).
 
 /// What a `distinfo` line that is not a checksum line says.
 #[derive(Debug, PartialEq, Eq)]
@@ -37,6 +41,9 @@ pub fn distinfo(l: &[u8]) -> Option<Distinfo> {
         }
         std::str::from_utf8(s).ok()?.parse().ok()
     };
+    if !matches!(l.first(), Some(b'T' | b'S')) {
+        return None;
+    }
     if let Some(rest) = l.strip_prefix(b"TIMESTAMP = ") {
         return number(rest).map(|_| Distinfo::Timestamp);
     }
@@ -53,6 +60,18 @@ pub fn distinfo(l: &[u8]) -> Option<Distinfo> {
 /// that cannot be looked at is left to its digest line, which reports it.
 pub fn size_differs(path: &[u8], size: u64) -> bool {
     std::fs::metadata(crate::os::bytes_os(path)).is_ok_and(|m| m.len() != size)
+}
+
+/// An SFV line (cksfv's `NAME CRC32`, the hex in upper case): the name
+/// (everything before the last space, spaces kept) and the 4 bytes of the
+/// CRC; `None` for another line.
+pub fn sfv_line(l: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    let space = memchr::memrchr(b' ', l)?;
+    let (name, crc) = (&l[..space], &l[space + 1..]);
+    if name.is_empty() || crc.len() != 8 || !crc.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    Some((name.to_vec(), hex::decode(crc).ok()?))
 }
 
 /// The algorithms `certutil -hashfile` names that mhash computes, as it
@@ -74,6 +93,9 @@ impl Certutil {
     /// line (`SHA256 (NAME) = HEX`); `None` for a line that is not
     /// certutil's (an open record is then dropped).
     pub fn line(&mut self, l: &[u8]) -> Option<Option<Vec<u8>>> {
+        if self.open.is_none() && !l.first().is_some_and(u8::is_ascii_uppercase) {
+            return None;
+        }
         if l == b"CertUtil: -hashfile command completed successfully." {
             self.open = None;
             return Some(None);
@@ -144,6 +166,22 @@ mod tests {
             b"SHA256 (f) = 00",
         ] {
             assert_eq!(distinfo(other), None, "{}", other.escape_ascii());
+        }
+    }
+
+    #[test]
+    fn sfv_lines() {
+        assert_eq!(
+            sfv_line(b"b c.bin AF083B2D"),
+            Some((b"b c.bin".to_vec(), vec![0xaf, 0x08, 0x3b, 0x2d]))
+        );
+        for other in [
+            &b"a.txt 352441C"[..],
+            b" 352441C2",
+            b"a.txt 352441CX",
+            b"352441C2",
+        ] {
+            assert_eq!(sfv_line(other), None, "{}", other.escape_ascii());
         }
     }
 

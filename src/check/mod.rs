@@ -62,6 +62,9 @@ pub struct Session {
     /// The algorithm a tag switched `-a sha2` to, for the rest of the run
     /// (see `parse::Expect::sha2_switch`).
     pub sha2_switched: Option<crate::algo::AlgoKind>,
+    /// The digest length a tagged line carried to later untagged lines
+    /// (GNU cksum's global `digest_length`; `parse::Expect::carry_length`).
+    pub carried_len: Option<(usize, usize)>,
 }
 
 impl Default for Session {
@@ -70,6 +73,7 @@ impl Default for Session {
             last_tag: None,
             bsd_reversed: -1,
             sha2_switched: None,
+            carried_len: None,
         }
     }
 }
@@ -170,6 +174,7 @@ fn check_file_with(
     if let Some(k) = session.sha2_switched {
         parser.switch_to(k);
     }
+    parser.carried_len = session.carried_len;
     if rules::untagged_from_file_name(job, &name) {
         parser.untagged_by = Chosen::FileName;
     }
@@ -191,7 +196,7 @@ fn check_file_with(
         lookahead: native,
         ahead: None,
         prev: None,
-        prep: native.then(formats::Prepare::new),
+        prep: native.then(|| formats::Prepare::for_file(&name)),
         print_md: native.then(formats::PrintMd::default),
         held: None,
         shasum: None,
@@ -201,6 +206,7 @@ fn check_file_with(
         output_failed: &output_failed,
         failed: false,
         audit,
+        uncounted: 0,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -214,8 +220,10 @@ fn check_file_with(
         counts: AuditCounts::default(),
     };
     let lost = schedule(common, &mut lines, &mut |ev, more| out.emit(con, ev, more));
+    out.tally.misformatted += lines.uncounted;
     session.last_tag = lines.parser.last_tag;
     session.sha2_switched = lines.parser.switched;
+    session.carried_len = lines.parser.carried_len;
     if run_wide {
         session.bsd_reversed = lines.parser.bsd_reversed;
     }

@@ -41,6 +41,8 @@ pub enum Chosen {
     /// The digest's length, and the first guess did not match: another
     /// algorithm of that length did.
     Fallback,
+    /// The checksum file's layout, which has one algorithm (SFV: CRC-32).
+    Layout,
 }
 
 impl Chosen {
@@ -53,6 +55,7 @@ impl Chosen {
             Chosen::Header => "header",
             Chosen::Length => "length",
             Chosen::Fallback => "fallback",
+            Chosen::Layout => "layout",
         }
     }
 }
@@ -169,6 +172,14 @@ pub struct Expect {
     /// split_3 may set it before it rejects a line; its personalities
     /// keep that).
     pub strict_inference: bool,
+    /// GNU cksum 9.11 with `-a` naming a fixed-length algorithm (or `-a
+    /// sha2` switched to one): a line beginning with the algorithm's tag
+    /// sets the digest length of the untagged lines after it, for the rest
+    /// of the run: its `-LENGTH` (`SHA512-256 (f) = ...`), else the
+    /// algorithm's own (src/cksum.c split_3 sets the global
+    /// `digest_length` and `digest_hex_bytes` there, and only the
+    /// BLAKE2b/SHA2/SHA3 families work a length out afresh per line).
+    pub carry_length: bool,
 }
 
 /// The digest lengths, in bytes, at which mhash's own face infers an
@@ -199,6 +210,13 @@ pub struct Parser {
     cands: Vec<(usize, Vec<Algorithm>)>,
     /// The algorithm a tag switched `-a sha2` to ([`Expect::sha2_switch`]).
     pub switched: Option<AlgoKind>,
+    /// GNU cksum's `digest_length` (in bytes) and `digest_hex_bytes` as
+    /// the lines so far left them ([`Expect::carry_length`]): what an
+    /// untagged line of a fixed-length algorithm is read with. The two
+    /// may disagree: a tag with a bad `-LENGTH` resets the first only, a
+    /// failed SHA-2 length count sets the second only. `None`: the
+    /// algorithm's own length (before any line).
+    pub carried_len: Option<(usize, usize)>,
 }
 
 fn is_white(b: u8) -> bool {
@@ -243,19 +261,96 @@ fn decode_digest(text: &[u8], len: usize, base64: bool, base64_first: bool) -> O
     if base64 && text.len() == len.div_ceil(3) * 4 {
         // Non-canonical trailing bits (`...ch==` for `...cg==`) decode:
         // GNU 9.11 then reports a mismatch, not a format error.
-        let lenient = base64::engine::GeneralPurpose::new(
-            &base64::alphabet::STANDARD,
-            base64::engine::GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
-        );
-        let mut d = lenient.decode(text).ok()?;
+        let d = lenient_base64().decode(text).ok()?;
         if d.len() == len && base64::engine::general_purpose::STANDARD.encode(&d).as_bytes() != text {
-            // GNU compares the text: no digest matches a non-canonical one.
-            d.push(0);
-            return Some(d);
+            // GNU compares the text: no digest matches a non-canonical
+            // one. An empty digest matches nothing (`Listed::judge`), also
+            // where only a leading part is compared (`SHA384-8 (f) = yz==`).
+            return Some(Vec::new());
         }
         if d.len() == len {
             return Some(d);
         }
+    }
+    None
+}
+
+/// True when a token of `n` characters may be a standard digest
+/// ([`STANDARD_DIGEST_LENGTHS`]) in hex or in padded base64.
+fn standard_token_len(n: usize) -> bool {
+    STANDARD_DIGEST_LENGTHS
+        .iter()
+        .any(|&len| n == 2 * len || n == len.div_ceil(3) * 4)
+}
+
+/// Standard base64 that decodes a last character with non-zero padding
+/// bits (GNU reads the characters, not the bits).
+fn lenient_base64() -> base64::engine::GeneralPurpose {
+    base64::engine::GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        base64::engine::GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
+    )
+}
+
+/// GNU cksum 9.11's BLAKE2b digest length, in bytes, for an untagged
+/// line's digest `tok` (src/cksum.c split_3, "Auto determine length"): the
+/// run of hex digits it begins with, unless base64 characters that are
+/// not hex digits follow, when the base64 length whose padding matches the
+/// trailing `=` run; `None` outside 1..=64 bytes. So a base64 digest made
+/// of hex digits only (`CFc=`) is read as hex, and is improperly formatted.
+fn gnu_blake2b_len(tok: &[u8]) -> Option<usize> {
+    let hex = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    let b64 = hex
+        + tok[hex..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+            .count();
+    let equals = tok[b64..].iter().take_while(|&&b| b == b'=').count();
+    let mut digits = hex;
+    if hex < b64
+        && let Some(n) = (1..=64usize).find(|n| n.div_ceil(3) * 4 == b64 + equals && (8 * n) % 3 == equals)
+    {
+        digits = 2 * n;
+    }
+    (digits >= 2 && digits.is_multiple_of(2) && digits <= 128).then_some(digits / 2)
+}
+
+/// GNU cksum 9.11's count of an untagged line's digest under `-a sha2`
+/// (src/cksum.c split_3): the hex digits it begins with, unless their half
+/// is no SHA-2 length, when the hex length of the SHA-2 digest whose
+/// base64 length the base64 characters and `=` make; and whether that
+/// count is a digest length (GNU sets `digest_hex_bytes` either way).
+fn gnu_sha2_count(tok: &[u8]) -> (usize, bool) {
+    let hex = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    let b64 = hex
+        + tok[hex..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+            .count();
+    let equals = tok[b64..].iter().take_while(|&&b| b == b'=').count();
+    let mut digits = hex;
+    if ![28, 32, 48, 64].contains(&(hex / 2)) {
+        match [28usize, 32, 48, 64]
+            .into_iter()
+            .find(|n| n.div_ceil(3) * 4 == b64 + equals)
+        {
+            Some(n) => digits = 2 * n,
+            None => return (hex, false),
+        }
+    }
+    (digits, (2..=128).contains(&digits) && digits.is_multiple_of(2))
+}
+
+/// An untagged digest read as GNU cksum 9.11 reads it with the lengths
+/// earlier lines left (`valid_digits`, then `b64_equal` or `hex_equal`):
+/// base64 of `bytes` bytes where its length is that, else `hex` hex
+/// digits, of which the first `hex / 2` bytes are compared.
+fn gnu_carried_digest(tok: &[u8], bytes: usize, hex: usize) -> Option<Vec<u8>> {
+    if tok.len() == bytes.div_ceil(3) * 4 {
+        return decode_digest(tok, bytes, true, true);
+    }
+    if tok.len() == hex && tok.iter().all(u8::is_ascii_hexdigit) {
+        return hex::decode(&tok[..hex / 2 * 2]).ok();
     }
     None
 }
@@ -359,6 +454,7 @@ impl Parser {
             preferred: Default::default(),
             cands: Vec::new(),
             switched: None,
+            carried_len: None,
         }
     }
 
@@ -398,10 +494,9 @@ impl Parser {
         if all_hex && tok.len().is_multiple_of(2) {
             Some(tok.len() / 2)
         } else if self.expect.base64 {
-            base64::engine::general_purpose::STANDARD
-                .decode(tok)
-                .ok()
-                .map(|d| d.len())
+            // GNU counts characters: non-zero padding bits (`...SIF=` for
+            // `...SIE=`) still make a digest, which then fails to match.
+            lenient_base64().decode(tok).ok().map(|d| d.len())
         } else {
             None
         }
@@ -416,18 +511,27 @@ impl Parser {
         if escaped {
             i += 1;
         }
+        // Every tag begins with a capital letter: other lines skip the
+        // tag search (`every_tag_begins_with_a_capital`).
+        let may_tag = s.get(i).is_some_and(u8::is_ascii_uppercase);
         // GNU 9.11's family tags: `SHA2-256 (f)`, `SHA3-0x100 (f)` (the
         // length in C syntax), bare `SHA2 (f)`/`SHA3 (f)` for 512 bits.
         if self.expect.tag_rule != TagRule::Strict
             && self.expect.family_tags
             && self.expect.length_needs_digit
             && self.switched.is_none()
+            && may_tag
             && let Some(r) = self.family_tag(s, i, escaped)
         {
             return r;
         }
         // BSD tagged line?
-        for kind in self.expect.tag_kinds.clone() {
+        let kinds = if may_tag {
+            self.expect.tag_kinds.clone()
+        } else {
+            Vec::new()
+        };
+        for kind in kinds {
             let tag = kind.tag().unwrap_or_default();
             if !s[i..].starts_with(tag.as_bytes()) {
                 continue;
@@ -457,6 +561,16 @@ impl Parser {
             {
                 continue;
             }
+            // GNU: any line beginning with the tag resets the length to
+            // the algorithm's (a `-LENGTH` below sets it).
+            let full = Algorithm::new(kind).digest_len();
+            if self.expect.carry_length && kind.info().tag_takes_length {
+                // Before any line: `-l`'s length, or the algorithm's (512
+                // bits for `-a sha2`).
+                let first = self.expect.untagged.map_or(128, |a| 2 * a.digest_len());
+                let hex = self.carried_len.map_or(first, |(_, hex)| hex);
+                self.carried_len = Some((full, hex));
+            }
             let prev_tag = self.last_tag;
             self.last_tag = Some(tag);
             if self.expect.sha2_switch
@@ -469,6 +583,9 @@ impl Parser {
             // The digest's length in bytes: the algorithm's, or a shorter
             // one a fixed-length tag names (below).
             let mut digest_len = None;
+            if self.expect.carry_length && kind.info().tag_takes_length && next != Some(b'-') {
+                self.carried_len = Some((full, 2 * full));
+            }
             if kind.info().tag_takes_length && self.expect.tag_rule != TagRule::Strict && next == Some(b'-') {
                 // GNU cksum's split_3 reads a length after any tag and
                 // takes it for any algorithm (9.1: `0 < length && length <=
@@ -483,6 +600,9 @@ impl Parser {
                     return Err(LineError::Malformed);
                 }
                 digest_len = Some(bits as usize / 8);
+                if self.expect.carry_length {
+                    self.carried_len = Some((bits as usize / 8, bits as usize / 4));
+                }
                 j += 1 + used;
             } else if kind.variable_length() && next == Some(b'-') {
                 // GNU: xstrtoumax (s + i, &end, 0, ...): C syntax, any base;
@@ -530,7 +650,7 @@ impl Parser {
             }
             return self.bsd_split(&s[j + 1..], algo, digest_len, escaped);
         }
-        if self.expect.other_tags_improper && tagged_for_any(&s[i..]) {
+        if self.expect.other_tags_improper && may_tag && tagged_for_any(&s[i..]) {
             return Err(LineError::Malformed);
         }
         self.untagged(s, i, escaped)
@@ -543,6 +663,10 @@ impl Parser {
         self.expect.tag_kinds = vec![kind];
         self.expect.untagged = Some(Algorithm::new(kind));
         self.expect.infer_by_length = false;
+        // GNU's algorithm is no longer the family: no length is worked
+        // out per line any more.
+        self.expect.family_auto_length = false;
+        self.cands.clear();
         self.last_tag = kind.tag();
     }
 
@@ -678,20 +802,42 @@ impl Parser {
         }
         // The digest token runs to the first blank (GNU 9.11: or NUL,
         // which then separates it from the name as a blank does).
-        let nul_ends = self.expect.lines_9_11;
-        let tok_len = rest
-            .iter()
-            .position(|&b| is_white(b) || (nul_ends && b == 0))
-            .ok_or(LineError::Malformed)?;
+        let tok_len = if self.expect.lines_9_11 {
+            memchr::memchr3(b' ', b'\t', 0, rest)
+        } else {
+            memchr::memchr2(b' ', b'\t', rest)
+        }
+        .ok_or(LineError::Malformed)?;
         let tok = &rest[..tok_len];
         let hex_run = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
         let mut alternatives = Vec::new();
         let mut chosen = self.untagged_by;
+        // GNU's lengths as earlier lines left them ([`Expect::carry_length`]).
+        let mut carried = None;
+        if self.expect.carry_length && self.expect.sha2_switch && self.switched.is_none() {
+            // `-a sha2` counts each untagged line's digest; the count stays
+            // even where the line is then refused.
+            let (hex, ok) = gnu_sha2_count(tok);
+            let bytes = match (ok, self.carried_len) {
+                (true, _) => hex / 2,
+                (false, Some((bytes, _))) => bytes,
+                (false, None) => self.expect.untagged.map_or(64, |a| a.digest_len()),
+            };
+            self.carried_len = Some((bytes, hex));
+        }
         // An algorithm the checksum file's name (or a header) names is
         // the algorithm of its untagged lines: a digest it cannot give is
         // an improperly formatted line, never another algorithm's by its
         // length (`SHA256SUMS` holding `c8  rel.tar` is no BLAKE2b-8 list).
         let algo = match self.expect.untagged {
+            Some(a)
+                if a.kind == AlgoKind::Blake2b
+                    && self.expect.blake2b_auto_length
+                    && self.expect.base64
+                    && self.expect.lines_9_11 =>
+            {
+                Algorithm::blake2b(gnu_blake2b_len(tok).ok_or(LineError::Malformed)? as u32 * 8)
+            }
             Some(a) if a.kind == AlgoKind::Blake2b && self.expect.blake2b_auto_length => {
                 if hex_run == tok_len && hex_run >= 2 && hex_run % 2 == 0 && hex_run <= 128 {
                     Algorithm::blake2b(hex_run as u32 * 4)
@@ -711,8 +857,18 @@ impl Parser {
                 Some(n) => self.candidates(n).first().copied().unwrap_or(a),
                 None => a,
             },
-            Some(a) => a,
+            Some(a) => {
+                if self.expect.carry_length {
+                    carried = Some(self.carried_len.unwrap_or((a.digest_len(), 2 * a.digest_len())));
+                }
+                a
+            }
             None if self.expect.infer_by_length => {
+                // A token of no standard digest's length is refused before
+                // it is decoded (a disk image is a million such lines).
+                if self.expect.strict_inference && !standard_token_len(tok.len()) {
+                    return Err(LineError::Malformed);
+                }
                 let len = self
                     .token_len(tok, hex_run == tok_len)
                     .ok_or(LineError::Malformed)?;
@@ -742,12 +898,15 @@ impl Parser {
         if rest.len() < min {
             return Err(LineError::Malformed);
         }
-        let digest = decode_digest(
-            tok,
-            algo.digest_len(),
-            self.expect.base64,
-            self.expect.base64_first,
-        )
+        let digest = match carried {
+            Some((bytes, hex)) => gnu_carried_digest(tok, bytes, hex),
+            None => decode_digest(
+                tok,
+                algo.digest_len(),
+                self.expect.base64,
+                self.expect.base64_first,
+            ),
+        }
         .ok_or(LineError::Malformed)?;
         let mut i = tok_len + 1; // past the blank
         let reversed = rest.len() - i == 1 || (rest.get(i) != Some(&b' ') && rest.get(i) != Some(&b'*'));
@@ -791,6 +950,7 @@ mod tests {
                 family_tags: true,
                 other_tags_improper: false,
                 strict_inference: true,
+                carry_length: false,
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
@@ -856,6 +1016,7 @@ mod tests {
                 family_tags: true,
                 other_tags_improper: false,
                 strict_inference: false,
+                carry_length: false,
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
@@ -933,6 +1094,7 @@ mod tests {
                 family_tags: true,
                 other_tags_improper: false,
                 strict_inference: false,
+                carry_length: false,
                 lines_9_11: false,
                 base64_first: false,
                 lines_8_32: false,
@@ -1024,5 +1186,40 @@ mod tests {
             p.parse(format!("MD5 (f) = {md5}").as_bytes()).unwrap().algo.kind,
             AlgoKind::Md5
         );
+    }
+
+    #[test]
+    fn gnu_counts_base64_characters_not_bits() {
+        // Hex digits only, even with `=`: hex (`CFc=` is 3 digits: none).
+        assert_eq!(gnu_blake2b_len(b"CFc="), None);
+        assert_eq!(gnu_blake2b_len(b"ab=="), Some(1));
+        assert_eq!(gnu_blake2b_len(b"abcd"), Some(2));
+        // Base64 with a letter past `f`: its length, padding bits or not.
+        assert_eq!(gnu_blake2b_len(b"yz=="), Some(1));
+        assert_eq!(gnu_blake2b_len(b"yw=="), Some(1));
+        assert_eq!(gnu_blake2b_len(b"yw="), None);
+        let b64 = b"LXEWQrcmsEQBYnyp+6wy9chTD7GQPMTbAiWHF5IaSIF=";
+        assert_eq!(gnu_sha2_count(b64), (64, true));
+        assert_eq!(gnu_sha2_count(&[b'a'; 56]), (56, true));
+        assert_eq!(gnu_sha2_count(b"a7ffc6f8bf1ed766"), (16, false));
+        // A non-canonical digest decodes to nothing that can match.
+        assert_eq!(decode_digest(b"yz==", 1, true, false), Some(Vec::new()));
+        assert_eq!(decode_digest(b"yw==", 1, true, false), Some(vec![0xcb]));
+        // Carried lengths: base64 of `bytes` first, else `hex` digits.
+        assert_eq!(gnu_carried_digest(b"yw==", 1, 56), Some(vec![0xcb]));
+        assert_eq!(
+            gnu_carried_digest(b"0011223344556677", 28, 16),
+            Some(vec![0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77])
+        );
+        assert_eq!(gnu_carried_digest(b"00112233", 28, 16), None);
+    }
+
+    #[test]
+    fn every_tag_begins_with_a_capital() {
+        for kind in AlgoKind::ALL {
+            if let Some(tag) = kind.tag() {
+                assert!(tag.as_bytes()[0].is_ascii_uppercase(), "{tag}");
+            }
+        }
     }
 }

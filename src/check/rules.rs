@@ -120,6 +120,7 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
             family_tags: false,
             other_tags_improper: false,
             strict_inference: false,
+            carry_length: false,
         };
     }
     let native = job.dialect == Dialect::Native;
@@ -149,6 +150,9 @@ pub fn expectations(job: &CheckJob, checkfile: &[u8]) -> Expect {
         family_tags: !(job.dialect == Dialect::Cksum && job.algo.is_some() && job.family_name.is_none()),
         other_tags_improper: native,
         strict_inference: native,
+        carry_length: job.dialect == Dialect::Cksum
+            && job.lines_9_11
+            && (job.algo.is_some() || job.family_name.is_some()),
     }
 }
 

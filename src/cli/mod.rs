@@ -75,6 +75,8 @@ struct Native {
     files_from: Vec<OsString>,
     null: bool,
     json: bool,
+    /// `--sfv`: SFV lines (`NAME CRC32`).
+    sfv: bool,
     progress: crate::config::ProgressMode,
     install_links: Option<(std::path::PathBuf, bool)>,
     /// An object store's checksum instead of digest lines.
@@ -362,6 +364,7 @@ impl Native {
             files_from,
             null,
             json: m.get_flag("json"),
+            sfv: m.get_flag("sfv"),
             progress,
             install_links,
             store: StoreOpts::from_matches(m)?,
@@ -861,6 +864,15 @@ fn output_options(cmd: Command) -> Command {
             "json",
             None,
             "print one JSON object per file (per line with -c) instead of text lines",
+        )
+        .help_heading("Output"),
+    )
+    .arg(
+        flag(
+            "sfv",
+            "sfv",
+            None,
+            "with -a crc32b: write SFV lines, 'NAME CRC32' (as cksfv; mhash -c reads them in a *.sfv file)",
         )
         .help_heading("Output"),
     )

@@ -447,6 +447,23 @@ fn family_member(f: Family, t: &Typed, len_bits: u64, len_str: &str) -> Result<A
 /// Stage 3: GNU's post-parse checks of option combinations, in GNU's
 /// order (coreutils cksum.c `main`), then the native face's own.
 fn post_checks(p: Personality, old: bool, t: &Typed, algo: Algorithm, low: &LowArgs) -> Result<(), Error> {
+    if low.native.sfv {
+        if t.check {
+            return Err(Error::usage(
+                "the --sfv option is meaningful only when hashing (-c reads SFV files as they are)",
+            ));
+        }
+        if algo.kind != AlgoKind::Crc32b || !t.more_kinds.is_empty() {
+            return Err(Error::usage(
+                "--sfv writes CRC-32 lines: it takes -a crc32b alone",
+            ));
+        }
+        if t.base64 || t.raw || t.tag.is_some() || t.zero || low.native.json {
+            return Err(Error::usage(
+                "--sfv writes its own lines: not with --tag, --untagged, --base64, --raw, --zero or --json",
+            ));
+        }
+    }
     if t.check && algo.kind.is_legacy() && (t.choice.is_some() || p != Personality::Cksum) {
         return Err(Error::fatal(if old {
             "--check is not supported with --algorithm={bsd,sysv,crc}"
@@ -727,7 +744,13 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     let job = HashJob {
         algos,
         format: Format {
-            style: if tagged { Style::Tagged } else { Style::Untagged },
+            style: if native.sfv {
+                Style::Sfv
+            } else if tagged {
+                Style::Tagged
+            } else {
+                Style::Untagged
+            },
             // GNU built with O_BINARY (MSYS2, Git for Windows) marks
             // every line `*` unless told `-t`.
             binary: t.binary.unwrap_or(p.is_gnu() && crate::os::BINARY_BY_DEFAULT),

@@ -466,6 +466,9 @@ pub enum Style {
     Untagged,
     /// `TAG (NAME) = DIGEST` (`--tag`; GNU cksum default).
     Tagged,
+    /// `NAME CRC32`, the CRC-32 in 8 upper-case hex digits (mhash's
+    /// `-a crc32b --sfv`: SFV, as cksfv writes its lines).
+    Sfv,
 }
 
 /// How the digest itself is written.

@@ -142,7 +142,7 @@ struct CheckRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     algorithm: Option<String>,
     /// How the algorithm was decided: `tag`, `-a`, `file name`, `length`,
-    /// `fallback`.
+    /// `fallback`, `layout`.
     #[serde(skip_serializing_if = "Option::is_none")]
     chosen_by: Option<&'a str>,
     outcome: Outcome,

@@ -69,6 +69,15 @@ pub fn format_record(
     // `/` between directories on every OS, so the line verifies anywhere.
     let name = &*crate::os::portable_name(name);
     let delim = if fmt.zero { b'\0' } else { b'\n' };
+    // SFV (cksfv's `fprintf (fp, "%s %08X\n", name, crc)`): the name as
+    // it is, a space, the CRC-32 in upper case.
+    if fmt.style == Style::Sfv {
+        out.extend_from_slice(name);
+        out.push(b' ');
+        out.extend_from_slice(hex::encode_upper(digest).as_bytes());
+        out.push(delim);
+        return;
+    }
     if algo.kind.is_legacy() && !(fmt.legacy_base64 && fmt.encoding == Encoding::Base64) {
         let line = match algo.kind {
             AlgoKind::Sysv => {
@@ -115,7 +124,7 @@ pub fn format_record(
         fmt.style
     };
     match style {
-        Style::Tagged => {
+        Style::Tagged | Style::Sfv => {
             out.extend_from_slice(algo.tag().unwrap_or_default().as_bytes());
             out.extend_from_slice(b" (");
             push_name(out);

@@ -423,7 +423,7 @@ pub struct LineAt<'a> {
     /// The line number, from 1.
     pub line: u64,
     /// How the line's algorithm was decided: `tag`, `-a`, `file name`,
-    /// `length`, `fallback` (`check::parse::Chosen`).
+    /// `length`, `fallback`, `layout` (`check::parse::Chosen`).
     pub chosen: &'static str,
     /// The status line names the algorithm (mhash: the file is listed
     /// with several algorithms, one after the other).
