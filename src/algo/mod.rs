@@ -78,6 +78,14 @@ pub enum AlgoKind {
     Crc64Nvme,
 }
 
+/// The digest lengths, in bytes, at which mhash's own face infers an
+/// algorithm from a bare digest: those of the standard digests, MD5 (RFC
+/// 1321), SHA-1 and SHA-2 (FIPS 180-4), SHA-3 (FIPS 202): 128, 160, 224,
+/// 256, 384 and 512 bits, in hex or in base64 of exactly that length.
+/// A digest of another length is written tagged by the native face, so
+/// that `mhash -c` reads its own output.
+pub const STANDARD_DIGEST_LENGTHS: [usize; 6] = [16, 20, 28, 32, 48, 64];
+
 /// The longest BLAKE3 output mhash writes, in bytes (16 MiB: b3sum
 /// accepts any `u64`; mhash keeps digests in memory).
 pub const BLAKE3_MAX_BYTES: u64 = 1 << 24;

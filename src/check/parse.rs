@@ -182,11 +182,7 @@ pub struct Expect {
     pub carry_length: bool,
 }
 
-/// The digest lengths, in bytes, at which mhash's own face infers an
-/// algorithm from a bare digest: those of the standard digests, MD5 (RFC
-/// 1321), SHA-1 and SHA-2 (FIPS 180-4), SHA-3 (FIPS 202): 128, 160, 224,
-/// 256, 384 and 512 bits, in hex or in base64 of exactly that length.
-pub const STANDARD_DIGEST_LENGTHS: [usize; 6] = [16, 20, 28, 32, 48, 64];
+pub use crate::algo::STANDARD_DIGEST_LENGTHS;
 
 /// Per-checksum-file parser state.
 #[derive(Clone, Debug)]

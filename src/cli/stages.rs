@@ -734,10 +734,14 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     // non-cryptographic one (mhash) whose bare digest `mhash -c` could not
     // tell (never inferred from a length): XXH128, and XXH3 in base64 (in
     // hex, xxhsum's `XXH3_` prefix names it); xxhsum -c reads the tagged
-    // lines too. `--untagged` still writes them bare.
+    // lines too. And so does a digest of a length `mhash -c` infers
+    // nothing at (`-l 8`: a word is not a digest). `--untagged` still
+    // writes them bare.
     let untellable = p == Personality::Mhash
-        && algo.kind.info().class == crate::algo::Class::NonCryptographic
-        && !(algo.kind.info().hex_prefix.is_some() && encoding == Encoding::Hex);
+        && ((algo.kind.info().class == crate::algo::Class::NonCryptographic
+            && !(algo.kind.info().hex_prefix.is_some() && encoding == Encoding::Hex))
+            || (algo.kind.info().class == crate::algo::Class::Cryptographic
+                && !crate::algo::STANDARD_DIGEST_LENGTHS.contains(&algo.digest_len())));
     let tagged = !t.more_kinds.is_empty() || t.tag.unwrap_or(p == Personality::Cksum || untellable);
     let mut algos = vec![algo];
     algos.extend(t.more_kinds.iter().map(|&k| Algorithm::new(k)));
