@@ -532,3 +532,94 @@ fn fresh_keys_from_the_real_tools() {
     signify(out.path());
     ssh(out.path());
 }
+
+/// How GNU 9.1 `sha256sum` writes `name` in its messages (`quotef`, C
+/// locale): read from its `NAME: No such file or directory` line, for a
+/// name that does not exist. `None` where GNU is not installed.
+#[cfg(unix)]
+fn gnu_quotef(name: &str) -> Option<String> {
+    if !crate::util::gnu_available("signatures::gnu_quotef") {
+        return None;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let o = crate::util::gnu("sha256sum")
+        .current_dir(d.path())
+        .args(["--", name])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    let q = err
+        .strip_prefix("sha256sum: ")
+        .and_then(|e| e.strip_suffix(": No such file or directory\n"))
+        .unwrap_or_else(|| panic!("GNU said: {err:?}"));
+    Some(q.to_string())
+}
+
+/// A name in a verdict is quoted as GNU quotes names in its messages: a
+/// signature file named with `\r` and `ESC [2K` (carriage return, erase
+/// line) cannot rewrite a `BAD signature` line into a `Good signature` one
+/// on a terminal. The same for the signature found beside the checksum
+/// file, the names tried there, and the key file.
+#[cfg(unix)]
+#[test]
+fn names_in_verdicts_are_quoted_as_gnu_quotes_them() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "minisign");
+    let dir = d.path();
+    let id = expected(set, "minisign", "minisign.pub");
+    // The checksum file's name, and the signature found beside it.
+    let evil = "S\r\x1b[2Kmhash: S: Good signature";
+    let sig = format!("{evil}.minisig");
+    // GNU's quoting of these names (shell-escape style, C locale).
+    let q_evil = "'S'$'\\r\\033''[2Kmhash: S: Good signature'";
+    let q_sig = "'S'$'\\r\\033''[2Kmhash: S: Good signature.minisig'";
+    if let Some(g) = gnu_quotef(&sig) {
+        assert_eq!(g, q_sig, "GNU quotes the signature's name so");
+    }
+    let clean = |r: &Run| {
+        assert!(
+            !r.err.contains('\r') && !r.err.contains('\x1b'),
+            "a control character reached stderr: {:?}",
+            r.err
+        );
+    };
+    std::fs::copy(dir.join("SHA256SUMS"), dir.join(evil)).unwrap();
+    // The signature of another file, found beside: BAD, its name quoted.
+    std::fs::copy(dir.join("other.txt.minisig"), dir.join(&sig)).unwrap();
+    let r = check(dir, evil, "minisign.pub", None, &[]);
+    clean(&r);
+    refused(&r, q_evil, "BAD signature", Some("minisign"));
+    assert!(
+        r.err.contains(&format!("(minisign, key {id}, {q_sig}): ")),
+        "{:?}",
+        r.err
+    );
+    // A good one given with --signature: the name in `Good signature (...)`.
+    std::fs::copy(dir.join("SHA256SUMS.minisig"), dir.join(&sig)).unwrap();
+    let r = check(dir, "SHA256SUMS", "minisign.pub", Some(&sig), &[]);
+    clean(&r);
+    good(&r, "SHA256SUMS", "minisign", &id);
+    assert!(r.err.contains(&format!(", {q_sig})\n")), "{:?}", r.err);
+    // No signature beside: the names tried are quoted.
+    std::fs::remove_file(dir.join(&sig)).unwrap();
+    let r = check(dir, evil, "minisign.pub", None, &[]);
+    clean(&r);
+    refused(&r, q_evil, "no signature", None);
+    let q_asc = "'S'$'\\r\\033''[2Kmhash: S: Good signature.asc'";
+    assert!(r.err.contains(&format!(", {q_asc}, ")), "{:?}", r.err);
+    // The key file.
+    let key = "k\r\x1b[2K.pub";
+    let q_key = "'k'$'\\r\\033''[2K.pub'";
+    if let Some(g) = gnu_quotef(key) {
+        assert_eq!(g, q_key, "GNU quotes the key file's name so");
+    }
+    let r = sums(dir, key, None);
+    clean(&r);
+    refused(&r, "SHA256SUMS", "signature not checked", None);
+    assert!(
+        r.err
+            .contains(&format!("key file {q_key}: No such file or directory")),
+        "{:?}",
+        r.err
+    );
+}

@@ -27,7 +27,6 @@ mod openpgp;
 #[cfg(feature = "signatures")]
 mod ssh;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The largest signature or key file read: 16 MiB (a keyring export of a
@@ -76,7 +75,7 @@ pub enum Place {
 }
 
 /// How to verify: the options of `--key`, `--signature`, `--namespace`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Request<'a> {
     /// The checksum file's path; `None` for standard input (then the
     /// signature must be `signature` or inline).
@@ -88,6 +87,10 @@ pub struct Request<'a> {
     pub signature: Option<&'a Path>,
     /// `--namespace` (SSH signatures only).
     pub namespace: &'a str,
+    /// How a file name is written in a message (GNU's `quotef`, from the
+    /// caller): every key and signature file name in a [`Bad`]'s cause
+    /// goes through it, so that no name reaches a terminal raw.
+    pub name: &'a dyn Fn(&Path) -> String,
 }
 
 /// A signature that verified.
@@ -210,11 +213,12 @@ impl Bad {
     }
 }
 
-/// `BAD signature (minisign, key 1A2B..., SUMS.minisig): CAUSE`: the words
-/// for the kind, then what is known of format, key and place.
-impl fmt::Display for Bad {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.kind.words())?;
+impl Bad {
+    /// `BAD signature (minisign, key 1A2B..., SUMS.minisig): CAUSE`: the
+    /// words for the kind, then what is known of format, key and place,
+    /// the signature file's name written by `name` (the caller's quoting).
+    pub fn message(&self, name: &dyn Fn(&Path) -> String) -> String {
+        let mut out = self.kind.words().to_string();
         let mut parts = Vec::new();
         if let Some(x) = self.format {
             parts.push(x.name().to_string());
@@ -223,28 +227,32 @@ impl fmt::Display for Bad {
             parts.push(format!("key {k}"));
         }
         match &self.place {
-            Some(Place::Detached(p)) => parts.push(p.display().to_string()),
+            Some(Place::Detached(p)) => parts.push(name(p)),
             Some(Place::Inline) => parts.push("inline".to_string()),
             None => {}
         }
         if !parts.is_empty() {
-            write!(f, " ({})", parts.join(", "))?;
+            out.push_str(&format!(" ({})", parts.join(", ")));
         }
-        write!(f, ": {}", self.cause)
+        out.push_str(": ");
+        out.push_str(&self.cause);
+        out
     }
 }
 
-/// `Good signature (OpenPGP, key FPR, signer "A <a@b>", SUMS.asc)`.
-impl fmt::Display for Good {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Good signature ({}, key {}", self.format.name(), self.key_id)?;
+impl Good {
+    /// `Good signature (OpenPGP, key FPR, signer "A <a@b>", SUMS.asc)`,
+    /// the signature file's name written by `name` (the caller's quoting).
+    pub fn message(&self, name: &dyn Fn(&Path) -> String) -> String {
+        let mut out = format!("Good signature ({}, key {}", self.format.name(), self.key_id);
         if let Some(s) = &self.signer {
-            write!(f, ", signer {s:?}")?;
+            out.push_str(&format!(", signer {s:?}"));
         }
         match &self.place {
-            Place::Detached(p) => write!(f, ", {})", p.display()),
-            Place::Inline => f.write_str(", inline)"),
+            Place::Detached(p) => out.push_str(&format!(", {})", name(p))),
+            Place::Inline => out.push_str(", inline)"),
         }
+        out
     }
 }
 
@@ -262,7 +270,7 @@ pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
         place: Some(place.clone()),
         ..b
     };
-    let key = read_aux(req.key, "key file", BadKind::Unreadable).map_err(bad_at)?;
+    let key = read_aux(req.key, "key file", BadKind::Unreadable, req.name).map_err(bad_at)?;
     let good = match &place {
         Place::Detached(_) => verify_detached(content, &sig, &key, req),
         Place::Inline => verify_inline(content, &key),
@@ -280,7 +288,7 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
     let mut tried = Vec::new();
     if let Some(s) = req.signature {
         let place = Place::Detached(s.to_path_buf());
-        return read_aux(s, "signature", BadKind::Missing)
+        return read_aux(s, "signature", BadKind::Missing, req.name)
             .map(|b| (place.clone(), b))
             .map_err(|mut e| {
                 e.place = Some(place);
@@ -295,13 +303,13 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
             let p = PathBuf::from(p);
             match std::fs::symlink_metadata(&p) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    tried.push(p.display().to_string());
+                    tried.push((req.name)(&p));
                     continue;
                 }
                 _ => {}
             }
             let place = Place::Detached(p.clone());
-            return read_aux(&p, "signature", BadKind::Unreadable)
+            return read_aux(&p, "signature", BadKind::Unreadable, req.name)
                 .map(|b| (place.clone(), b))
                 .map_err(|mut e| {
                     e.place = Some(place);
@@ -323,10 +331,16 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
     Err(Bad::new(BadKind::Missing, cause))
 }
 
-/// Reads a key or signature file (`what` names it in errors), at most
-/// [`MAX_AUX_FILE`] bytes. A file that is not there is a `missing`
-/// failure; any other error, or a larger file, [`BadKind::Unreadable`].
-fn read_aux(path: &Path, what: &str, missing: BadKind) -> Result<Vec<u8>, Bad> {
+/// Reads a key or signature file (`what` and `name(path)` name it in
+/// errors), at most [`MAX_AUX_FILE`] bytes. A file that is not there is a
+/// `missing` failure; any other error, or a larger file,
+/// [`BadKind::Unreadable`].
+fn read_aux(
+    path: &Path,
+    what: &str,
+    missing: BadKind,
+    name: &dyn Fn(&Path) -> String,
+) -> Result<Vec<u8>, Bad> {
     use std::io::Read;
     let io = |e: std::io::Error| {
         let kind = if e.kind() == std::io::ErrorKind::NotFound {
@@ -336,7 +350,7 @@ fn read_aux(path: &Path, what: &str, missing: BadKind) -> Result<Vec<u8>, Bad> {
         };
         Bad::new(
             kind,
-            format!("{what} {}: {}", path.display(), crate::os::strerror(&e)),
+            format!("{what} {}: {}", name(path), crate::os::strerror(&e)),
         )
     };
     let f = std::fs::File::open(path).map_err(io)?;
@@ -345,7 +359,7 @@ fn read_aux(path: &Path, what: &str, missing: BadKind) -> Result<Vec<u8>, Bad> {
     if buf.len() as u64 > MAX_AUX_FILE {
         return Err(Bad::new(
             BadKind::Unreadable,
-            format!("{what} {}: larger than {MAX_AUX_FILE} bytes", path.display()),
+            format!("{what} {}: larger than {MAX_AUX_FILE} bytes", name(path)),
         ));
     }
     Ok(buf)
@@ -508,9 +522,10 @@ mod tests {
             place: Some(Place::Detached("S.minisig".into())),
             cause: "signature does not match the file".into(),
         };
+        let quoted = |p: &Path| format!("[{}]", p.display());
         assert_eq!(
-            b.to_string(),
-            "BAD signature (minisign, key ABCD, S.minisig): signature does not match the file"
+            b.message(&quoted),
+            "BAD signature (minisign, key ABCD, [S.minisig]): signature does not match the file"
         );
     }
 }
