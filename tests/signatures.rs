@@ -623,3 +623,75 @@ fn names_in_verdicts_are_quoted_as_gnu_quotes_them() {
         r.err
     );
 }
+
+/// [`check`] killed after 20 seconds (then its exit code is -1).
+#[cfg(unix)]
+fn check_within(dir: &Path, file: &str, key: &str, sig: Option<&str>) -> Run {
+    let mut args = vec!["-c", file, "--key", key];
+    if let Some(s) = sig {
+        args.extend(["--signature", s]);
+    }
+    let o = crate::util::mhash(dir)
+        .args(&args)
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// A FIFO (no writer: opening it for reading waits for ever), a socket or
+/// a device as the key file or the signature file, also as the `FILE.sig`
+/// found beside the checksum file (a tarball can carry a FIFO): refused at
+/// once, one line naming the file and what it is, exit 1, nothing checked.
+#[cfg(unix)]
+#[test]
+fn a_fifo_socket_or_device_as_key_or_signature_is_refused_at_once() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "minisign");
+    let dir = d.path();
+    let mkfifo = |name: &str| {
+        assert!(
+            crate::util::command("mkfifo")
+                .arg(dir.join(name))
+                .status()
+                .unwrap()
+                .success(),
+            "mkfifo"
+        );
+    };
+    let not_read = |r: &Run, what: &str, q: &str, kind: &str| {
+        refused(r, "SHA256SUMS", "signature not checked", None);
+        let cause = format!("{what} {q}: {kind}, not a regular file");
+        assert!(r.err.contains(&cause), "{:?}", r.err);
+    };
+    // Found beside the checksum file (FILE.sig comes before FILE.minisig).
+    mkfifo("SHA256SUMS.sig");
+    let r = check_within(dir, "SHA256SUMS", "minisign.pub", None);
+    not_read(&r, "signature", "SHA256SUMS.sig", "a FIFO");
+    // Named by --signature.
+    mkfifo("fifo.minisig");
+    let r = check_within(dir, "SHA256SUMS", "minisign.pub", Some("fifo.minisig"));
+    not_read(&r, "signature", "fifo.minisig", "a FIFO");
+    std::fs::remove_file(dir.join("SHA256SUMS.sig")).unwrap();
+    // The key file: a FIFO, a socket, a character device.
+    mkfifo("fifo.pub");
+    let r = check_within(dir, "SHA256SUMS", "fifo.pub", None);
+    not_read(&r, "key file", "fifo.pub", "a FIFO");
+    let _listener = std::os::unix::net::UnixListener::bind(dir.join("socket.pub")).unwrap();
+    let r = check_within(dir, "SHA256SUMS", "socket.pub", None);
+    not_read(&r, "key file", "socket.pub", "a socket");
+    let r = check_within(dir, "SHA256SUMS", "/dev/null", None);
+    not_read(&r, "key file", "/dev/null", "a character device");
+    // The regular files beside them still verify.
+    let r = check_within(dir, "SHA256SUMS", "minisign.pub", None);
+    good(
+        &r,
+        "SHA256SUMS",
+        "minisign",
+        &expected(set, "minisign", "minisign.pub"),
+    );
+}

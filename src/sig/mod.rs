@@ -333,8 +333,14 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
 
 /// Reads a key or signature file (`what` and `name(path)` name it in
 /// errors), at most [`MAX_AUX_FILE`] bytes. A file that is not there is a
-/// `missing` failure; any other error, or a larger file,
-/// [`BadKind::Unreadable`].
+/// `missing` failure; any other error, a larger file, or one that is not a
+/// regular file, [`BadKind::Unreadable`].
+///
+/// Only a regular file is read: a FIFO without a writer would block the
+/// open (and one with a writer the read) for ever, a device may never end.
+/// The kind is checked before the open (with `stat`, which opens nothing),
+/// then on the open descriptor, opened without waiting (`O_NONBLOCK`), in
+/// case the name was replaced in between.
 fn read_aux(
     path: &Path,
     what: &str,
@@ -353,7 +359,17 @@ fn read_aux(
             format!("{what} {}: {}", name(path), crate::os::strerror(&e)),
         )
     };
-    let f = std::fs::File::open(path).map_err(io)?;
+    let regular = |m: std::fs::Metadata| match special_kind(&m.file_type()) {
+        None => Ok(()),
+        Some(k) => Err(Bad::new(
+            BadKind::Unreadable,
+            format!("{what} {}: {k}, not a regular file: not read", name(path)),
+        )),
+    };
+    regular(std::fs::metadata(path).map_err(io)?)?;
+    let f = crate::os::open_input(path, true, false).map_err(io)?;
+    regular(f.metadata().map_err(io)?)?;
+    crate::os::set_blocking(&f).map_err(io)?;
     let mut buf = Vec::new();
     f.take(MAX_AUX_FILE + 1).read_to_end(&mut buf).map_err(io)?;
     if buf.len() as u64 > MAX_AUX_FILE {
@@ -363,6 +379,34 @@ fn read_aux(
         ));
     }
     Ok(buf)
+}
+
+/// What a file that is not a regular file is, in words (`a FIFO`, `a
+/// directory`, ...); `None` for a regular file.
+fn special_kind(t: &std::fs::FileType) -> Option<&'static str> {
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some("a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a FIFO");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+        if t.is_char_device() {
+            return Some("a character device");
+        }
+        if t.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    Some("a special file")
 }
 
 /// What a signature file's contents are.
