@@ -695,3 +695,85 @@ fn a_fifo_socket_or_device_as_key_or_signature_is_refused_at_once() {
         &expected(set, "minisign", "minisign.pub"),
     );
 }
+
+/// An allowed-signers line's `namespaces="..."` is matched as OpenSSH's
+/// `match_pattern_list` matches it (`*`, `?`, comma-separated patterns,
+/// none trimmed, `!` negating), and in linear time: 400 `*`s before a
+/// byte that is not there took minutes by backtracking. Where ssh-keygen
+/// is installed, each verdict is first checked against `ssh-keygen -Y
+/// verify` with the same line.
+#[cfg(unix)]
+#[test]
+fn allowed_signers_namespaces_match_as_openssh_does_in_linear_time() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "ssh");
+    let dir = d.path();
+    let ed = expected(set, "ssh", "ed25519");
+    let line = std::fs::read_to_string(dir.join("allowed_signers")).unwrap();
+    let line = line.lines().next().unwrap().to_string();
+    assert!(line.contains(" namespaces=\"file\" "), "{line}");
+    let keygen = std::process::Command::new("sh")
+        .args(["-c", "command -v ssh-keygen"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !keygen {
+        crate::util::skip(
+            "signatures::allowed_signers_namespaces_match_as_openssh_does_in_linear_time",
+            "ssh-keygen not installed: the verdicts were NOT compared with OpenSSH's",
+        );
+    }
+    let stars = "*".repeat(400);
+    let cases: Vec<(String, bool)> = vec![
+        ("file".into(), true),
+        ("fi*".into(), true),
+        ("f?le".into(), true),
+        ("x*".into(), false),
+        ("git,file".into(), true),
+        ("file,".into(), true),
+        ("git, file".into(), false),
+        ("!file,*".into(), false),
+        ("*,!fil?".into(), false),
+        ("!x*,f*".into(), true),
+        ("!x*".into(), false),
+        ("".into(), false),
+        (format!("{stars}x"), false),
+        (format!("{stars}e"), true),
+        (format!("{stars}f{stars}l*e"), true),
+        // OpenSSH copies each pattern into a 1,024-byte buffer: one of
+        // 1,023 bytes or more allows nothing.
+        (format!("{}e", "*".repeat(1021)), true),
+        (format!("{}e", "*".repeat(1022)), false),
+        (format!("{stars}f{stars}l*e{stars}"), false),
+    ];
+    for (pattern, allowed) in cases {
+        let signers = line.replace("namespaces=\"file\"", &format!("namespaces=\"{pattern}\""));
+        std::fs::write(dir.join("signers"), format!("{signers}\n")).unwrap();
+        if keygen {
+            let o = crate::util::command("ssh-keygen")
+                .current_dir(dir)
+                .args(["-Y", "verify", "-f", "signers", "-I", "release@example.org"])
+                .args(["-n", "file", "-s", "SHA256SUMS.sig"])
+                .stdin(std::fs::File::open(dir.join("SHA256SUMS")).unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.success(),
+                allowed,
+                "ssh-keygen on namespaces=\"{pattern}\": {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        let start = std::time::Instant::now();
+        let r = check_within(dir, "SHA256SUMS", "signers", None);
+        let took = start.elapsed();
+        if allowed {
+            good(&r, "SHA256SUMS", "SSH", &ed);
+        } else {
+            refused_sums(&r, "signature by a key not in the key file", "SSH");
+        }
+        assert!(
+            took < std::time::Duration::from_secs(3),
+            "namespaces=\"{pattern}\" took {took:?}"
+        );
+    }
+}

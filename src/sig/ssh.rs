@@ -4,7 +4,8 @@
 //! The key file is an OpenSSH public key (`ssh-ed25519 AAAA... comment`,
 //! one or more lines) or an allowed-signers file (ssh-keygen(1), "ALLOWED
 //! SIGNERS": `PRINCIPALS [OPTIONS] KEYTYPE BASE64 [COMMENT]`). Of the
-//! options, `namespaces="a,b"` is honoured (`*` and `?` patterns too); a
+//! options, `namespaces="a,b"` is honoured as OpenSSH honours it (see
+//! [`namespace_allowed`]); a
 //! line with `cert-authority`, `valid-after` or `valid-before` is not used
 //! (certificates and validity windows are not supported), so a signature
 //! by its key is refused as by an unknown key.
@@ -17,8 +18,9 @@ struct Allowed {
     key: PublicKey,
     /// The principals (allowed signers) or the key's comment.
     who: Option<String>,
-    /// `namespaces="..."`, split at commas; `None`: any.
-    namespaces: Option<Vec<String>>,
+    /// `namespaces="..."`, unquoted (a pattern list, see
+    /// [`namespace_allowed`]); `None`: any.
+    namespaces: Option<String>,
 }
 
 /// Splits a line at blanks, keeping `"..."` together (the options field
@@ -51,18 +53,81 @@ fn is_key_type(s: &str) -> bool {
     s.starts_with("ssh-") || s.starts_with("ecdsa-sha2-") || s.starts_with("sk-")
 }
 
-/// `ssh-keygen`'s pattern match (`*` any run, `?` one character).
-fn matches(pat: &str, s: &str) -> bool {
-    fn m(p: &[u8], s: &[u8]) -> bool {
-        match (p.first(), s.first()) {
-            (None, None) => true,
-            (Some(b'*'), _) => m(&p[1..], s) || (!s.is_empty() && m(p, &s[1..])),
-            (Some(b'?'), Some(_)) => m(&p[1..], &s[1..]),
-            (Some(a), Some(b)) if a == b => m(&p[1..], &s[1..]),
-            _ => false,
+/// OpenSSH's `match_pattern` (match.c): `*` matches any run of bytes,
+/// `?` any one byte, any other byte itself. Run as OpenSSH runs it, a set
+/// of pattern positions stepped over the name once: time is at most the
+/// pattern's length times the name's, so `namespaces="***...*x"` cannot
+/// take exponential time as a backtracking match would.
+fn matches(pat: &[u8], s: &[u8]) -> bool {
+    /// Every position after a `*` that is live is live too (a `*` may
+    /// match nothing).
+    fn close(live: &mut [bool], pat: &[u8]) {
+        for (i, &p) in pat.iter().enumerate() {
+            if p == b'*' && live[i] {
+                live[i + 1] = true;
+            }
         }
     }
-    m(pat.as_bytes(), s.as_bytes())
+    if pat.is_empty() {
+        return s.is_empty();
+    }
+    let mut live = vec![false; pat.len() + 1];
+    let mut next = vec![false; pat.len() + 1];
+    live[0] = true;
+    close(&mut live, pat);
+    for &c in s {
+        next.fill(false);
+        for (i, &p) in pat.iter().enumerate() {
+            if !live[i] {
+                continue;
+            }
+            match p {
+                b'*' => next[i] = true,
+                b'?' => next[i + 1] = true,
+                _ if p == c => next[i + 1] = true,
+                _ => {}
+            }
+        }
+        close(&mut next, pat);
+        std::mem::swap(&mut live, &mut next);
+        if !live.contains(&true) {
+            return false;
+        }
+    }
+    live[pat.len()]
+}
+
+/// OpenSSH's `match_pattern_list` (match.c), as `ssh-keygen -Y verify`
+/// applies it to an allowed-signers line's `namespaces="..."`: patterns
+/// separated by commas (nothing trimmed), each negated by a leading `!`.
+/// Allowed when a pattern matches and no negated one does; a pattern of
+/// 1,023 bytes or more allows nothing (OpenSSH's buffer).
+fn namespace_allowed(list: &[u8], namespace: &[u8]) -> bool {
+    let mut positive = false;
+    let mut i = 0;
+    while i < list.len() {
+        let negated = list[i] == b'!';
+        if negated {
+            i += 1;
+        }
+        let start = i;
+        while i < list.len() && list[i] != b',' {
+            i += 1;
+        }
+        let pattern = &list[start..i];
+        if pattern.len() >= 1023 {
+            return false;
+        }
+        // The comma (a list that ends in one has no empty pattern after it).
+        i += 1;
+        if matches(pattern, namespace) {
+            if negated {
+                return false;
+            }
+            positive = true;
+        }
+    }
+    positive
 }
 
 /// The keys of a public-key or allowed-signers file; lines that are not
@@ -100,10 +165,12 @@ fn parse_keys(key: &[u8]) -> Result<Vec<Allowed>, Bad> {
         for opt in f[1..at].iter().flat_map(|o| split_options(o)) {
             let (name, value) = opt.split_once('=').unwrap_or((opt, ""));
             match name.to_ascii_lowercase().as_str() {
-                "namespaces" => {
-                    let v = value.trim_matches('"');
-                    namespaces = Some(v.split(',').map(|s| s.trim().to_string()).collect());
-                }
+                // As OpenSSH's `opt_dequote`: in double quotes, `\"` for
+                // a quote; a line with two of them is not used.
+                "namespaces" => match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+                    Some(v) if namespaces.is_none() => namespaces = Some(v.replace("\\\"", "\"")),
+                    _ => usable = false,
+                },
                 _ => usable = false,
             }
         }
@@ -166,7 +233,7 @@ pub(super) fn verify(content: &[u8], sig: &[u8], key: &[u8], namespace: &str) ->
         .key(id));
     }
     if let Some(ns) = &a.namespaces
-        && !ns.iter().any(|p| matches(p, namespace))
+        && !namespace_allowed(ns.as_bytes(), namespace.as_bytes())
     {
         return Err(Bad::new(
             BadKind::UnknownKey,
@@ -201,6 +268,6 @@ mod tests {
             split_options(r#"cert-authority,namespaces="a,b""#),
             ["cert-authority", r#"namespaces="a,b""#]
         );
-        assert!(matches("fi*", "file") && matches("f?le", "file") && !matches("x*", "file"));
+        assert!(matches(b"fi*", b"file") && matches(b"f?le", b"file") && !matches(b"x*", b"file"));
     }
 }
