@@ -777,3 +777,190 @@ fn allowed_signers_namespaces_match_as_openssh_does_in_linear_time() {
         );
     }
 }
+
+/// The offsets of every length prefix in an SSHSIG blob (PROTOCOL.sshsig),
+/// with what each one frames: the five strings after `SSHSIG` and the
+/// version, the strings inside the public key and inside the signature,
+/// and, for ECDSA, the two integers inside the signature's bytes.
+fn sshsig_length_prefixes(blob: &[u8]) -> Vec<(usize, String)> {
+    fn len_at(b: &[u8], at: usize) -> usize {
+        u32::from_be_bytes(b[at..at + 4].try_into().unwrap()) as usize
+    }
+    /// The strings one after another in `b[start..end]`: (offset, length).
+    fn strings(b: &[u8], start: usize, end: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = start;
+        while at < end {
+            let n = len_at(b, at);
+            out.push((at, n));
+            at += 4 + n;
+        }
+        assert_eq!(at, end, "the blob made by ssh-keygen is well formed");
+        out
+    }
+    assert_eq!(&blob[..6], b"SSHSIG");
+    let outer = strings(blob, 10, blob.len());
+    let names = [
+        "public key",
+        "namespace",
+        "reserved",
+        "hash algorithm",
+        "signature",
+    ];
+    assert_eq!(outer.len(), names.len());
+    let mut out: Vec<(usize, String)> = outer
+        .iter()
+        .zip(names)
+        .map(|(&(at, _), n)| (at, n.to_string()))
+        .collect();
+    let (key_at, key_len) = outer[0];
+    for (i, (at, _)) in strings(blob, key_at + 4, key_at + 4 + key_len)
+        .into_iter()
+        .enumerate()
+    {
+        out.push((at, format!("public key field {i}")));
+    }
+    let (sig_at, sig_len) = outer[4];
+    let inner = strings(blob, sig_at + 4, sig_at + 4 + sig_len);
+    for (i, &(at, _)) in inner.iter().enumerate() {
+        out.push((at, format!("signature field {i}")));
+    }
+    let (type_at, type_len) = inner[0];
+    if blob[type_at + 4..type_at + 4 + type_len].starts_with(b"ecdsa-") {
+        let (bytes_at, bytes_len) = inner[1];
+        for (i, (at, _)) in strings(blob, bytes_at + 4, bytes_at + 4 + bytes_len)
+            .into_iter()
+            .enumerate()
+        {
+            out.push((at, format!("ECDSA integer {i}")));
+        }
+    }
+    out
+}
+
+/// `blob` armored as ssh-keygen armors it (base64 in lines of 70).
+fn sshsig_armor(blob: &[u8]) -> String {
+    use base64::Engine;
+    let b = base64::engine::general_purpose::STANDARD.encode(blob);
+    let mut s = String::from("-----BEGIN SSH SIGNATURE-----\n");
+    for line in b.as_bytes().chunks(70) {
+        s.push_str(std::str::from_utf8(line).unwrap());
+        s.push('\n');
+    }
+    s.push_str("-----END SSH SIGNATURE-----\n");
+    s
+}
+
+/// Every length prefix of the signature `sig` (over `dir/SHA256SUMS`, by
+/// `principal` of `dir/allowed_signers`) one more and one less, and a byte
+/// after the blob: `ssh-keygen -Y verify` (where `keygen`) refuses each
+/// (`incomplete message`, trailing data, invalid format), and so must
+/// mhash: `BAD signature`, nothing checked. The signature as made verifies
+/// with both.
+fn corrupted_length_prefixes(dir: &Path, sig: &str, principal: &str, keygen: bool) {
+    use base64::Engine;
+    let keygen_ok = |file: &str| {
+        let o = crate::util::command("ssh-keygen")
+            .current_dir(dir)
+            .args(["-Y", "verify", "-f", "allowed_signers", "-I", principal])
+            .args(["-n", "file", "-s", file])
+            .stdin(std::fs::File::open(dir.join("SHA256SUMS")).unwrap())
+            .output()
+            .unwrap();
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    if keygen {
+        assert!(keygen_ok(sig).0, "ssh-keygen verifies {sig}");
+    }
+    let r = sums(dir, "allowed_signers", Some(sig));
+    assert_eq!(r.code, 0, "{sig}: {}", r.err);
+    let text = std::fs::read_to_string(dir.join(sig)).unwrap();
+    let b64: String = text.lines().filter(|l| !l.starts_with("-----")).collect();
+    let blob = base64::engine::general_purpose::STANDARD.decode(b64).unwrap();
+    let mut cases = Vec::new();
+    for (at, what) in sshsig_length_prefixes(&blob) {
+        let n = u32::from_be_bytes(blob[at..at + 4].try_into().unwrap());
+        for (delta, m) in [("+1", n.wrapping_add(1)), ("-1", n.wrapping_sub(1))] {
+            let mut b = blob.clone();
+            b[at..at + 4].copy_from_slice(&m.to_be_bytes());
+            cases.push((format!("{what} length {delta}"), b));
+        }
+    }
+    let mut trailing = blob.clone();
+    trailing.push(0);
+    cases.push(("a byte after the blob".to_string(), trailing));
+    for (what, b) in cases {
+        std::fs::write(dir.join("corrupt.sig"), sshsig_armor(&b)).unwrap();
+        if keygen {
+            let (ok, err) = keygen_ok("corrupt.sig");
+            assert!(!ok, "{sig}, {what}: ssh-keygen verified it: {err}");
+        }
+        let r = sums(dir, "allowed_signers", Some("corrupt.sig"));
+        assert_eq!(r.code, 1, "{sig}, {what}: verified: {}", r.err);
+        assert_eq!(r.out, "", "{sig}, {what}: nothing may be checked");
+        assert!(
+            r.err.contains(": SHA256SUMS: BAD signature (SSH"),
+            "{sig}, {what}: {}",
+            r.err
+        );
+        assert_eq!(r.err.lines().count(), 1, "{sig}, {what}: {}", r.err);
+    }
+}
+
+/// SSH signatures whose length prefixes do not frame their fields exactly
+/// (OpenSSH: `incomplete message`, or trailing data) are BAD, never good:
+/// the signatures ssh-keygen made for the fixtures (Ed25519, ECDSA, RSA)
+/// and, where ssh-keygen is installed, a fresh one, each corrupted at
+/// every length prefix.
+#[cfg(unix)]
+#[test]
+fn ssh_signatures_with_a_corrupted_length_prefix_are_bad() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "ssh");
+    let dir = d.path();
+    let keygen = std::process::Command::new("sh")
+        .args(["-c", "command -v ssh-keygen"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !keygen {
+        crate::util::skip(
+            "signatures::ssh_signatures_with_a_corrupted_length_prefix_are_bad",
+            "ssh-keygen not installed: no fresh signature, and OpenSSH's verdicts NOT compared",
+        );
+    }
+    for (sig, who) in [
+        ("SHA256SUMS.sig", "release@example.org"),
+        ("SHA256SUMS.ecdsa.sig", "ecdsa@example.org"),
+        ("SHA256SUMS.rsa.sig", "rsa@example.org"),
+    ] {
+        corrupted_length_prefixes(dir, sig, who, keygen);
+    }
+    if keygen {
+        let k = dir.join("fresh_key");
+        // (ssh-keygen asks before it overwrites a signature.)
+        std::fs::remove_file(dir.join("SHA256SUMS.sig")).unwrap();
+        let made = crate::util::command("ssh-keygen")
+            .args(["-q", "-t", "ed25519", "-N", "", "-C", "fresh@example.org", "-f"])
+            .arg(&k)
+            .status()
+            .unwrap()
+            .success()
+            && crate::util::command("ssh-keygen")
+                .current_dir(dir)
+                .args(["-q", "-Y", "sign", "-n", "file", "-f"])
+                .arg(&k)
+                .arg("SHA256SUMS")
+                .output()
+                .unwrap()
+                .status
+                .success();
+        assert!(made, "ssh-keygen made a key and a signature");
+        std::fs::rename(dir.join("SHA256SUMS.sig"), dir.join("fresh.sig")).unwrap();
+        let public = std::fs::read_to_string(dir.join("fresh_key.pub")).unwrap();
+        std::fs::write(dir.join("allowed_signers"), format!("fresh@example.org {public}")).unwrap();
+        corrupted_length_prefixes(dir, "fresh.sig", "fresh@example.org", keygen);
+    }
+}

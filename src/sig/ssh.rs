@@ -208,11 +208,138 @@ fn split_options(s: &str) -> Vec<&str> {
     out
 }
 
+/// The armor's contents: the base64 lines between `-----BEGIN SSH
+/// SIGNATURE-----` and `-----END SSH SIGNATURE-----`, decoded.
+fn dearmor(sig: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(sig).ok()?;
+    let mut lines = text.trim_start().lines().map(str::trim);
+    (lines.next()? == "-----BEGIN SSH SIGNATURE-----").then_some(())?;
+    let mut b64 = String::new();
+    for l in lines {
+        if l == "-----END SSH SIGNATURE-----" {
+            return super::b64(b64.as_bytes());
+        }
+        b64.push_str(l);
+    }
+    None
+}
+
+/// A reader of SSH wire encoding (RFC 4251 §5) that takes nothing on
+/// trust: a length that runs past its buffer is OpenSSH's `incomplete
+/// message`, bytes left over are an error too.
+struct Wire<'a>(&'a [u8]);
+
+impl<'a> Wire<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+        if n > self.0.len() {
+            return Err(format!("incomplete message: {what} runs past the end"));
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Ok(a)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, String> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// A `string`: a 32-bit length, then that many bytes.
+    fn string(&mut self, what: &str) -> Result<&'a [u8], String> {
+        let n = self.u32(what)?;
+        self.take(n as usize, what)
+    }
+
+    fn end(&self, what: &str) -> Result<(), String> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("trailing data after {what}"))
+        }
+    }
+}
+
+/// PROTOCOL.sshsig's blob read as strictly as OpenSSH reads it
+/// (`sshsig_wrap_verify`, `sshkey_from_blob`, the per-algorithm signature
+/// parsers): `SSHSIG`, a version no larger than 1, then public key,
+/// namespace, reserved, hash algorithm and signature as strings, nothing
+/// after; inside the public key and the signature every length must fit
+/// too, with nothing left over (an ECDSA signature's two integers
+/// included; an Ed25519 key is 32 bytes, its signature 64). Other key
+/// types are left to the crate's parser.
+fn strict_blob(blob: &[u8]) -> Result<(), String> {
+    let mut w = Wire(blob);
+    if w.take(6, "the magic")? != b"SSHSIG" {
+        return Err("no SSHSIG magic".into());
+    }
+    let v = w.u32("the version")?;
+    if v > 1 {
+        return Err(format!("version {v}, larger than 1"));
+    }
+    let key = w.string("the public key")?;
+    w.string("the namespace")?;
+    w.string("the reserved field")?;
+    w.string("the hash algorithm")?;
+    let sig = w.string("the signature")?;
+    w.end("the signature")?;
+
+    let mut k = Wire(key);
+    let ktype = k.string("the public key's type")?;
+    let fields: &[&str] = match ktype {
+        b"ssh-ed25519" => &["the Ed25519 key"],
+        b"sk-ssh-ed25519@openssh.com" => &["the Ed25519 key", "the application"],
+        b"ecdsa-sha2-nistp256" | b"ecdsa-sha2-nistp384" | b"ecdsa-sha2-nistp521" => {
+            &["the curve", "the ECDSA point"]
+        }
+        b"sk-ecdsa-sha2-nistp256@openssh.com" => &["the curve", "the ECDSA point", "the application"],
+        b"ssh-rsa" => &["the RSA exponent", "the RSA modulus"],
+        b"ssh-dss" => &["DSA p", "DSA q", "DSA g", "DSA y"],
+        _ => return Ok(()),
+    };
+    for f in fields {
+        let b = k.string(f)?;
+        if *f == "the Ed25519 key" && b.len() != 32 {
+            return Err(format!("an Ed25519 key of {} bytes, not 32", b.len()));
+        }
+    }
+    k.end("the public key")?;
+
+    let mut s = Wire(sig);
+    let stype = s.string("the signature's type")?;
+    let bytes = s.string("the signature's bytes")?;
+    if stype.starts_with(b"sk-") {
+        s.take(1, "the signature's flags")?;
+        s.u32("the signature's counter")?;
+    }
+    s.end("the signature's bytes")?;
+    if stype.ends_with(b"ed25519") || stype.starts_with(b"sk-ssh-ed25519") {
+        if bytes.len() != 64 {
+            return Err(format!("an Ed25519 signature of {} bytes, not 64", bytes.len()));
+        }
+    } else if stype.starts_with(b"ecdsa-sha2-") || stype.starts_with(b"sk-ecdsa-sha2-") {
+        let mut e = Wire(bytes);
+        e.string("the ECDSA signature's r")?;
+        e.string("the ECDSA signature's s")?;
+        e.end("the ECDSA signature's integers")?;
+    }
+    Ok(())
+}
+
 /// Verifies an SSH signature (`sig`, the armored `.sig` file) over
 /// `content` for `namespace` with a key of the key file.
 pub(super) fn verify(content: &[u8], sig: &[u8], key: &[u8], namespace: &str) -> Result<Good, Bad> {
-    let s = SshSig::from_pem(sig)
-        .map_err(|e| Bad::new(BadKind::Unsupported, format!("not a valid SSH signature: {e}")))?;
+    let malformed = |why: String| Bad::new(BadKind::Bad, format!("malformed SSH signature: {why}"));
+    let blob = dearmor(sig).ok_or_else(|| malformed("its armor does not hold base64".into()))?;
+    strict_blob(&blob).map_err(malformed)?;
+    let s = SshSig::from_pem(sig).map_err(|e| malformed(e.to_string()))?;
+    // The crate's reading of the armor must be the bytes checked above.
+    if s.to_pem(ssh_key::LineEnding::LF)
+        .ok()
+        .and_then(|p| dearmor(p.as_bytes()))
+        != Some(blob)
+    {
+        return Err(malformed("not in canonical encoding".into()));
+    }
     let id = ssh_key::Fingerprint::new(HashAlg::Sha256, s.public_key()).to_string();
     let keys = parse_keys(key).map_err(|b| b.key(id.clone()))?;
     let Some(a) = keys.iter().find(|a| a.key.key_data() == s.public_key()) else {
