@@ -964,3 +964,163 @@ fn ssh_signatures_with_a_corrupted_length_prefix_are_bad() {
         corrupted_length_prefixes(dir, "fresh.sig", "fresh@example.org", keygen);
     }
 }
+
+/// Whether `tool` is installed (`command -v`).
+fn installed(tool: &str) -> bool {
+    std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Where `args[0]` is installed, runs it in `dir` (standard input from
+/// `stdin` there, if given) and asserts that it refuses: the format's own
+/// tool says the signature is no good too.
+fn tool_refuses(dir: &Path, args: &[&str], stdin: Option<&str>) {
+    if !installed(args[0]) {
+        crate::util::skip(
+            "signatures::malformed_signatures_are_bad_in_one_short_line",
+            &format!("{} not installed: its verdict NOT compared", args[0]),
+        );
+        return;
+    }
+    let mut c = crate::util::command(args[0]);
+    c.current_dir(dir).args(&args[1..]);
+    c.stdin(match stdin {
+        Some(f) => std::process::Stdio::from(std::fs::File::open(dir.join(f)).unwrap()),
+        None => std::process::Stdio::null(),
+    });
+    let o = c.output().unwrap();
+    assert!(!o.status.success(), "{args:?} accepted it");
+}
+
+/// One short line of stderr, with no Rust debug dump in it (rpgp's errors
+/// held the input bytes as decimal arrays, `[78, 68]`, and whole
+/// backtraces: 5 KB for a truncated key).
+fn one_short_line(r: &Run) {
+    assert_eq!(r.err.lines().count(), 1, "{}", r.err);
+    assert!(r.err.len() < 300, "{} bytes: {}", r.err.len(), r.err);
+    for dump in ["{", "[", "Error(", "acktrace"] {
+        assert!(!r.err.contains(dump), "{dump:?} in {}", r.err);
+    }
+}
+
+/// A signature told minisign, signify or SSH by its contents but not
+/// readable as that format is a `BAD signature`, as docs/signatures.md
+/// says (and the format's own tool refuses it); a key file that cannot be
+/// read as a key is an `unsupported signature`. Each is one short line,
+/// without the crates' debug dumps.
+#[cfg(unix)]
+#[test]
+fn malformed_signatures_are_bad_in_one_short_line() {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let set = Path::new(FIXTURES);
+    let bad = |r: &Run, format: &str| {
+        refused_sums(r, "BAD signature", format);
+        one_short_line(r);
+    };
+
+    // minisign: the signature line not base64; its algorithm neither Ed
+    // nor ED.
+    let d = copy_of(set, "minisign");
+    let dir = d.path();
+    let sig = std::fs::read_to_string(dir.join("SHA256SUMS.minisig")).unwrap();
+    let lines: Vec<&str> = sig.lines().collect();
+    let mut not_b64 = lines.clone();
+    let broken = format!("!{}", &lines[1][1..]);
+    not_b64[1] = &broken;
+    let mut raw = b64.decode(lines[1]).unwrap();
+    raw[..2].copy_from_slice(b"Zz");
+    let other_alg = b64.encode(&raw);
+    let mut alg = lines.clone();
+    alg[1] = &other_alg;
+    for (name, l) in [("notb64.minisig", not_b64), ("alg.minisig", alg)] {
+        std::fs::write(dir.join(name), l.join("\n") + "\n").unwrap();
+        tool_refuses(
+            dir,
+            &[
+                "minisign",
+                "-V",
+                "-p",
+                "minisign.pub",
+                "-m",
+                "SHA256SUMS",
+                "-x",
+                name,
+            ],
+            None,
+        );
+        bad(&sums(dir, "minisign.pub", Some(name)), "minisign");
+    }
+
+    // signify: the signature line not base64; base64 of too few bytes.
+    let d = copy_of(set, "signify");
+    let dir = d.path();
+    let sig = std::fs::read_to_string(dir.join("SHA256SUMS.sig")).unwrap();
+    let lines: Vec<&str> = sig.lines().collect();
+    let raw = b64.decode(lines[1]).unwrap();
+    let short = b64.encode(&raw[..70]);
+    for (name, line) in [
+        ("notb64.sig", format!("!{}", &lines[1][1..])),
+        ("short.sig", short),
+    ] {
+        std::fs::write(dir.join(name), format!("{}\n{line}\n", lines[0])).unwrap();
+        tool_refuses(
+            dir,
+            &[
+                "signify-openbsd",
+                "-V",
+                "-p",
+                "signify.pub",
+                "-m",
+                "SHA256SUMS",
+                "-x",
+                name,
+            ],
+            None,
+        );
+        bad(&sums(dir, "signify.pub", Some(name)), "signify");
+    }
+
+    // SSH: the armor holds no base64.
+    let d = copy_of(set, "ssh");
+    let dir = d.path();
+    let sig = std::fs::read_to_string(dir.join("SHA256SUMS.sig")).unwrap();
+    let armor: Vec<&str> = sig.lines().collect();
+    let body = armor[1..armor.len() - 1].join("\n").replace('A', "!");
+    let text = format!("{}\n{body}\n{}\n", armor[0], armor[armor.len() - 1]);
+    std::fs::write(dir.join("notb64.sig"), text).unwrap();
+    tool_refuses(
+        dir,
+        &[
+            "ssh-keygen",
+            "-Y",
+            "verify",
+            "-f",
+            "allowed_signers",
+            "-I",
+            "release@example.org",
+        ]
+        .into_iter()
+        .chain(["-n", "file", "-s", "notb64.sig"])
+        .collect::<Vec<_>>(),
+        Some("SHA256SUMS"),
+    );
+    bad(&sums(dir, "allowed_signers", Some("notb64.sig")), "SSH");
+
+    // OpenPGP key files cut in half (binary and armored): not readable as
+    // keys, `unsupported`, in a few words.
+    let d = copy_of(set, "openpgp");
+    let dir = d.path();
+    for (key, cut, sig) in [
+        ("rsa.gpg", "cut.gpg", "SHA256SUMS.rsa.sig"),
+        ("release.asc", "cut.asc", "SHA256SUMS.asc"),
+    ] {
+        let k = std::fs::read(dir.join(key)).unwrap();
+        std::fs::write(dir.join(cut), &k[..k.len() / 2]).unwrap();
+        let r = sums(dir, cut, Some(sig));
+        refused_sums(&r, "unsupported signature", "OpenPGP");
+        one_short_line(&r);
+    }
+}

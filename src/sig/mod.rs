@@ -123,15 +123,18 @@ pub struct Good {
 /// Why a checksum file's signature did not verify.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BadKind {
-    /// The signature does not verify over the file with the key.
+    /// The signature does not verify over the file with the key, or it is
+    /// malformed: told to be of a format by its contents, then not
+    /// readable as that format.
     Bad,
     /// No signature was found.
     Missing,
     /// The signature or key could not be read (I/O error, too large, the
     /// key file not there).
     Unreadable,
-    /// Not a signature or key in a supported format, or a mix of two
-    /// formats, or this build has no signature support.
+    /// Not a signature in a format mhash reads (or an empty file), a key
+    /// file that is not a key of the signature's format (another format,
+    /// or not readable as a key), or this build has no signature support.
     Unsupported,
     /// The key file holds no key that made the signature.
     UnknownKey,
@@ -253,6 +256,35 @@ impl Good {
             Place::Inline => out.push_str(", inline)"),
         }
         out
+    }
+}
+
+/// A crate's error message, made fit for one line of a verdict: the
+/// text before the first Rust debug dump in it (`Error(`, `{`, `[`: rpgp's
+/// errors carry the input bytes as decimal arrays and whole backtraces) or
+/// line break, at most 100 bytes, control characters left out; when
+/// nothing is left, `fallback`.
+#[cfg_attr(not(feature = "signatures"), allow(dead_code))]
+fn brief(e: &dyn std::fmt::Display, fallback: &str) -> String {
+    let text = e.to_string();
+    let cut = ["Error(", "{", "[", "\n", "backtrace", "Backtrace"]
+        .iter()
+        .filter_map(|m| text.find(m))
+        .min()
+        .unwrap_or(text.len());
+    let mut out: String = text[..cut].chars().filter(|c| !c.is_control()).collect();
+    if out.len() > 100 {
+        let mut end = 100;
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+    }
+    let out = out.trim_end_matches(|c: char| c.is_whitespace() || ":,;(".contains(c));
+    if out.is_empty() {
+        fallback.to_string()
+    } else {
+        out.to_string()
     }
 }
 
@@ -555,6 +587,17 @@ mod tests {
         assert_eq!(sig_kind(b"untrusted comment: x\n"), None);
         assert_eq!(sig_kind(b"garbage"), None);
         assert_eq!(sig_kind(b""), None);
+    }
+
+    #[test]
+    fn crate_errors_lose_their_debug_dumps() {
+        let dump = "IO error: failed reading: armor footer Error(Error { input: [78, 68], code: Tag })";
+        assert_eq!(brief(&dump, "x"), "IO error: failed reading: armor footer");
+        let nested = "error while parsing composed key: IO { source: Custom { kind: Other } }";
+        assert_eq!(brief(&nested, "x"), "error while parsing composed key: IO");
+        assert_eq!(brief(&"{ all: [1, 2] }", "unreadable"), "unreadable");
+        assert_eq!(brief(&"a\u{1b}[2Kb", "x"), "a");
+        assert!(brief(&"long ".repeat(100), "x").len() <= 100);
     }
 
     #[test]

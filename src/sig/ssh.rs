@@ -331,7 +331,7 @@ pub(super) fn verify(content: &[u8], sig: &[u8], key: &[u8], namespace: &str) ->
     let malformed = |why: String| Bad::new(BadKind::Bad, format!("malformed SSH signature: {why}"));
     let blob = dearmor(sig).ok_or_else(|| malformed("its armor does not hold base64".into()))?;
     strict_blob(&blob).map_err(malformed)?;
-    let s = SshSig::from_pem(sig).map_err(|e| malformed(e.to_string()))?;
+    let s = SshSig::from_pem(sig).map_err(|e| malformed(super::brief(&e, "not PROTOCOL.sshsig")))?;
     // The crate's reading of the armor must be the bytes checked above.
     if s.to_pem(ssh_key::LineEnding::LF)
         .ok()
