@@ -30,14 +30,31 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
     // Whether descriptors 0-2 are open is decided (and remembered) now,
     // before any input or checksum file is opened onto a free number.
     let _ = crate::os::standard_fds_open();
+    if common.personality == crate::config::Personality::Mhash {
+        // A user who ran `mhash` with no FILE at a terminal is told what
+        // it waits for (GNU's names and shasum say nothing, as GNU).
+        let keys = if cfg!(windows) {
+            "Ctrl-Z then Enter ends it"
+        } else {
+            "Ctrl-D ends it"
+        };
+        let mut line = con.prog().to_vec();
+        line.extend_from_slice(format!(": reading standard input; {keys}\n").as_bytes());
+        crate::os::set_terminal_stdin_notice(line);
+    }
     if common.personality.is_gnu() {
         // The CRC and sum lines too: GNU 9.11 lost errno there ("write
         // error"), fixed after 9.11 (coreutils 2de1a28bc, "sum,cksum:
         // consistently emit detailed write errors"; its
         // tests/misc/io-errors.sh wants ENOSPC): mhash takes the fix.
-        let lines = matches!(&job, Job::Hash(_) | Job::Check(_));
+        // NUL-ended digest lines (`-z`) are not flushed one by one: stdio
+        // meets a write error at the next diagnostic (which flushes
+        // first, losing errno) or at fclose (which keeps it).
+        let zero = matches!(&job, Job::Hash(h) if h.format.zero);
+        let lines = matches!(&job, Job::Hash(_) | Job::Check(_)) && !zero;
         con.set_flushes_per_line(lines);
         con.set_exits_on_write_error(lines && common.compat == crate::config::GnuCompat::V9_11);
+        con.set_keeps_errno_at_close(zero);
         con.set_dies_on_write_error(
             common.compat.is_8_32()
                 && common.personality == crate::config::Personality::Cksum
@@ -73,7 +90,14 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
             true
         }
         Job::InstallLinks { dir, force } => crate::install::install_links(con, &dir, force),
-        Job::Hash(job) => with_progress(con, common.progress, |con| crate::hash::run(con, common, job)),
+        Job::Hash(job) => {
+            con.set_directory_hint(
+                common.personality == crate::config::Personality::Mhash
+                    && job.inputs.walk.is_none()
+                    && job.tree.is_none(),
+            );
+            with_progress(con, common.progress, |con| crate::hash::run(con, common, job))
+        }
         Job::Check(job) => with_progress(con, common.progress, |con| crate::check::run(con, common, &job)),
     };
     let ok = ok & stdin_closed_ok(con);

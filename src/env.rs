@@ -43,7 +43,9 @@ impl Env {
     pub fn from_process() -> Env {
         let text = |k: &str| std::env::var(k).ok();
         Env {
-            gnu_compat: text("MHASH_GNU_COMPAT"),
+            // Not UTF-8: kept (U+FFFD in place of the bad bytes), so that
+            // it is refused as any other unsupported value is.
+            gnu_compat: std::env::var_os("MHASH_GNU_COMPAT").map(|v| v.to_string_lossy().into_owned()),
             jobs: text("MHASH_JOBS"),
             io: text("MHASH_IO"),
             read_size: text("MHASH_READ_SIZE"),

@@ -24,10 +24,9 @@ struct Operand {
     stdin_turn: Option<usize>,
 }
 
-/// True for an operand that reads standard input: `-`, or a path that
-/// names descriptor 0.
+/// True for an operand that reads standard input ([`crate::os::reads_stdin`]).
 fn reads_stdin(name: &OsStr) -> bool {
-    name == "-" || name == "/dev/stdin" || name == "/dev/fd/0" || name == "/proc/self/fd/0"
+    crate::os::reads_stdin(&crate::os::os_bytes(name))
 }
 
 /// Whose turn it is to read standard input (see [`Operand::stdin_turn`]).
@@ -120,7 +119,10 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     // under a GNU name: GNU 9.1 and 9.4 hash every operand and report
     // the later ones' errors before "write error"; GNU 9.11's lines exit
     // at the first failed write (`Console::set_exits_on_write_error`).
-    let stops_on_write_error = common.personality == Personality::Mhash;
+    // GNU writes each `\n`-ended line when its file is done; `-z` lines
+    // stay in stdio's buffer (mhash's own face writes each at once).
+    let flushes_each = !(job.format.zero && common.personality.is_gnu());
+    let stops_on_write_error = matches!(common.personality, Personality::Mhash | Personality::B3sum);
     let output_failed = std::sync::atomic::AtomicBool::new(false);
     let producer = || {
         if output_failed.load(std::sync::atomic::Ordering::Relaxed) {
@@ -167,7 +169,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
             (_, r) => emit_one(con, &mut *report, &name, algos, r, per_file_debug),
         };
         // GNU writes each checksum line when its file is done.
-        if !more {
+        if !more && flushes_each {
             con.flush_now();
         }
         if stops_on_write_error && con.write_failed() {

@@ -53,8 +53,80 @@ fn make_link(exe: &Path, link: &Path) -> std::io::Result<()> {
     }
 }
 
+/// The file beside the links that says which GNU release each name
+/// reproduces: lines `NAME RELEASE` (`sha256sum 9.1`), read at start-up
+/// under a GNU name where `MHASH_GNU_COMPAT` is not set
+/// ([`crate::os::installed_release`]). A file, not the link's target name:
+/// a symbolic link's target must stay the binary (a hard link has no
+/// target at all on Windows), and one failed `open` is all it costs a
+/// start where the file is not there (about a microsecond of the ~1 ms).
+pub const RELEASE_FILE: &str = crate::os::RELEASE_FILE;
+
+/// The GNU tool that a link `dir/name` shadows: the first `name` on `PATH`
+/// after `dir` (anywhere on `PATH` when `dir` is not on it) that is not
+/// this binary, else `/usr/bin/name`.
+fn shadowed_tool(dir: &Path, name: &str, exe: &Path) -> Option<PathBuf> {
+    let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    let canon = |p: &Path| std::fs::canonicalize(p).ok();
+    let here = canon(dir);
+    let path: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    let after = path
+        .iter()
+        .position(|p| here.is_some() && canon(p) == here)
+        .map_or(0, |i| i + 1);
+    let usable = |p: &Path| p.is_file() && !links_to(p, exe) && canon(p).is_none_or(|c| c != exe);
+    path[after..]
+        .iter()
+        .map(|d| d.join(&file))
+        .chain(std::iter::once(Path::new("/usr/bin").join(&file)))
+        .find(|p| canon(p.parent().unwrap_or(p)) != here && usable(p))
+}
+
+/// The GNU coreutils release of `tool`, from the first line of its
+/// `--version` (`sha256sum (GNU coreutils) 9.1`): `9.1`; `None` for a
+/// tool that is not GNU's or does not say.
+fn gnu_release(tool: &Path) -> Option<String> {
+    let out = std::process::Command::new(tool)
+        .arg("--version")
+        .env("LC_ALL", "C")
+        .env_remove("MHASH_GNU_COMPAT")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next()?;
+    let (_, rest) = first.split_once("(GNU coreutils) ")?;
+    let version = rest.split_whitespace().next()?;
+    version
+        .split('.')
+        .take(2)
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| version.to_string())
+}
+
+/// The release mhash reproduces for GNU release `version`: the newest of
+/// those it knows (8.32, 9.1, 9.4, 9.11) that is not newer (`9.3` is
+/// 9.1's behaviour, `9.10` 9.4's); a release before 8.32 gets 8.32's.
+pub fn compat_for_release(version: &str) -> &'static str {
+    let mut parts = version.split('.').map(|n| n.parse::<u32>().unwrap_or(0));
+    let major = parts.next().unwrap_or(0);
+    let minor = parts.next().unwrap_or(0);
+    match (major, minor) {
+        (0..=8, _) => "8.32",
+        (9, 0..=3) => "9.1",
+        (9, 4..=10) => "9.4",
+        _ => "9.11",
+    }
+}
+
 /// Creates the links in `dir` to the running binary, printing
-/// `DIR/NAME -> BINARY` for each one made. Returns true on success.
+/// `DIR/NAME -> BINARY (as GNU coreutils 9.1, found /usr/bin/NAME)` for
+/// each one made: the GNU release it reproduces, that of the GNU tool the
+/// link shadows ([`shadowed_tool`]), written to [`RELEASE_FILE`] in `dir`;
+/// 9.11 where none is found. Returns true on success.
 pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
     let exe = match std::env::current_exe().and_then(std::fs::canonicalize) {
         // Windows' canonical form is verbatim (`\\?\C:\...`): shown plain.
@@ -108,6 +180,41 @@ pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
     if !ok {
         return false;
     }
+    // The release each name reproduces, from the GNU tool it shadows.
+    let mut releases = String::new();
+    let mut said: Vec<(PathBuf, String)> = Vec::new();
+    for name in link_names() {
+        let found = shadowed_tool(dir, name, &exe).and_then(|t| gnu_release(&t).map(|v| (t, v)));
+        let note = match &found {
+            Some((tool, version)) => {
+                let level = compat_for_release(version);
+                releases.push_str(&format!("{name} {level}\n"));
+                if version == level {
+                    format!(" (as GNU coreutils {level}, found {})", tool.display())
+                } else {
+                    format!(
+                        " (as GNU coreutils {level}, found {} of {version})",
+                        tool.display()
+                    )
+                }
+            }
+            None => format!(" (as GNU coreutils 9.11: no GNU {name} found to shadow)"),
+        };
+        said.push((dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX)), note));
+    }
+    let release_file = dir.join(RELEASE_FILE);
+    let r = if releases.is_empty() {
+        match std::fs::remove_file(&release_file) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            r => r,
+        }
+    } else {
+        std::fs::write(&release_file, releases.as_bytes())
+    };
+    if let Err(e) = r {
+        con.error_io(&crate::os::os_bytes(release_file.as_os_str()), &e);
+        return false;
+    }
     for (link, replace) in todo {
         let shown = crate::os::os_bytes(link.as_os_str()).into_owned();
         let r = if replace {
@@ -120,6 +227,9 @@ pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
                 let mut line = shown;
                 line.extend_from_slice(b" -> ");
                 line.extend_from_slice(&crate::os::os_bytes(exe.as_os_str()));
+                if let Some((_, note)) = said.iter().find(|(p, _)| p == link) {
+                    line.extend_from_slice(note.as_bytes());
+                }
                 line.push(b'\n');
                 con.write_out(&line);
             }
@@ -130,4 +240,26 @@ pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
         }
     }
     ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_release_maps_to_the_newest_known_behaviour_not_newer() {
+        for (v, want) in [
+            ("8.32", "8.32"),
+            ("8.30", "8.32"),
+            ("9.0", "9.1"),
+            ("9.1", "9.1"),
+            ("9.3", "9.1"),
+            ("9.4", "9.4"),
+            ("9.10", "9.4"),
+            ("9.11", "9.11"),
+            ("10.0", "9.11"),
+        ] {
+            assert_eq!(compat_for_release(v), want, "{v}");
+        }
+    }
 }

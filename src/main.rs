@@ -40,8 +40,13 @@ fn real_main(mut args: Vec<OsString>) -> i32 {
         *first = mhash::os::program_name(first);
     }
     let shown = args.first().cloned().unwrap_or_default();
-    let env = Env::from_process();
+    let mut env = Env::from_process();
     let p = Personality::from_argv0(&argv0);
+    // A GNU name reproduces the release `--install-links` found it
+    // shadowing, unless MHASH_GNU_COMPAT says otherwise.
+    if p.is_gnu() && env.gnu_compat.is_none() {
+        env.gnu_compat = mhash::os::installed_release(&argv0, p.name());
+    }
     match cli::parse(p, args, &env) {
         Ok(cfg) => {
             let mut con = mhash::report::Console::stdio(&cfg.common.msg_prog, cfg.common.compat);

@@ -4,7 +4,9 @@
 //! When it shows ([`ProgressMode`]): with `--progress`, from the start,
 //! wherever standard error goes; by default only when standard error is a
 //! terminal and the run has lasted [`SHOW_AFTER`] or a file larger than
-//! [`BIG_FILE`] has started; never with `--no-progress` or under a GNU name.
+//! [`BIG_FILE`] has started; never with `--no-progress` or under a GNU name,
+//! nor while standard input is read from a terminal (the bar would draw
+//! over what the user types).
 //!
 //! Bytes are counted where they are read ([`note_bytes`], called by the
 //! I/O layer per read or mapped window, a relaxed atomic add when a bar
@@ -106,7 +108,12 @@ impl Progress {
             .spawn(move || {
                 let tick = Duration::from_millis(1000 / u64::from(TICKS_PER_SECOND));
                 loop {
-                    if !p.shared.shown.load(Ordering::Relaxed)
+                    // Never over what is typed: no bar while a terminal
+                    // on standard input is read (one that showed is
+                    // taken down, and comes back after).
+                    if crate::os::reading_terminal_stdin() {
+                        p.hide();
+                    } else if !p.shared.shown.load(Ordering::Relaxed)
                         && (p.shared.show_now.load(Ordering::Relaxed) || begun.elapsed() >= SHOW_AFTER)
                     {
                         p.show();
@@ -141,6 +148,13 @@ impl Progress {
         ));
         self.bar.set_position(BYTES.load(Ordering::Relaxed));
         clear_on_interrupt();
+    }
+
+    /// Takes the bar down (until [`Progress::show`] again).
+    fn hide(&self) {
+        if self.shared.shown.swap(false, Ordering::Relaxed) {
+            self.bar.set_draw_target(ProgressDrawTarget::hidden());
+        }
     }
 
     /// A file starts being hashed: its size joins the total, its name is

@@ -9,7 +9,7 @@
 use crate::algo::{AlgoKind, Algorithm, Hasher};
 use crate::config::NarFormat;
 use std::ffi::OsString;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Why a tree could not be hashed: the file (or directory) at fault and
@@ -37,7 +37,7 @@ const READ: usize = 64 * 1024;
 /// Feeds the whole file at `path` (following a symlink, as Go's `os.Open`)
 /// into `h`; returns the bytes read.
 fn feed_file(path: &Path, h: &mut dyn Hasher, limit: Option<u64>) -> Result<u64, TreeError> {
-    let mut f = std::fs::File::open(path).map_err(|e| TreeError::io(path, &e))?;
+    let mut f = crate::os::open_read(path).map_err(|e| TreeError::io(path, &e))?;
     let mut buf = vec![0u8; READ];
     let mut total = 0u64;
     loop {
@@ -48,10 +48,9 @@ fn feed_file(path: &Path, h: &mut dyn Hasher, limit: Option<u64>) -> Result<u64,
         if want == 0 {
             break;
         }
-        let n = match f.read(&mut buf[..want]) {
+        let n = match crate::os::read_retrying(&mut f, &mut buf[..want]) {
             Ok(0) => break,
             Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(TreeError::io(path, &e)),
         };
         h.update(&buf[..n]);

@@ -274,9 +274,14 @@ fn open_list(name: &OsStr) -> io::Result<Box<dyn BufRead + Send>> {
     let reader: Box<dyn io::Read + Send> = if name == "-" {
         crate::os::stdin_reader()
     } else {
-        Box::new(std::fs::File::open(name)?)
+        Box::new(crate::os::open_read(std::path::Path::new(name))?)
     };
-    Ok(Box::new(io::BufReader::with_capacity(64 * 1024, reader)))
+    // read_until retries EINTR for ever; the reader under it, a bounded
+    // number of times.
+    Ok(Box::new(io::BufReader::with_capacity(
+        64 * 1024,
+        crate::os::BoundedEintr(reader),
+    )))
 }
 
 /// A walk error as an I/O error with the path it concerns: the entry's,

@@ -14,6 +14,7 @@
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -469,4 +470,74 @@ fn improperly_formatted_lines_are_counted_as_dash_c_counts_them() {
     let out = t.run(&["-c", "m", "--audit", "d", "--strict", "-w"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("m: 2: improperly formatted checksum line\n"));
+}
+
+/// Standard output that cannot be written stops the audit part way: no
+/// counts (they would look complete), one line saying so, GNU's `write
+/// error` line, exit 1.
+#[test]
+fn a_write_error_stops_the_audit_without_counts() {
+    let t = Tree::new();
+    t.w(b"a", b"1");
+    t.w(b"b", b"2");
+    t.manifest("m");
+    let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    // Run by the name `mhash`, as util::mhash runs it.
+    let out = std::process::Command::new(util::MHASH)
+        .arg0("mhash")
+        .current_dir(t.top())
+        .args(["-c", "m", "--audit", "d"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    same(
+        out.stderr,
+        "mhash: audit: stopped before the end: standard output could not be written; nothing is counted\n\
+         mhash: write error: No space left on device\n",
+    );
+}
+
+/// A manifest's names that lead out of DIR (`..` above it, absolute, or
+/// through a symbolic link inside it while the walk does not follow
+/// links) are never opened: each is unreadable (`!`) with `outside the
+/// audited tree; not read`, exit 1, even where its digest is right. With
+/// `--follow` a link's target is part of the tree.
+#[test]
+fn names_outside_the_audited_tree_are_never_read() {
+    let t = Tree::new();
+    t.w(b"a", b"1");
+    fs::create_dir(t.top().join("out")).unwrap();
+    fs::write(t.top().join("out/secret.txt"), b"secret\n").unwrap();
+    std::os::unix::fs::symlink("../out", t.d().join("link")).unwrap();
+    // sha256 of "1" and of "secret\n" (coreutils sha256sum).
+    let one = "6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b";
+    let secret = "b37e50cedcd3e3f1ff64f4afc0422084ae694253cf399326868e07a35f4a45fb";
+    let abs = t.top().join("out/secret.txt");
+    let mut m = format!("{one}  a\n");
+    for n in [
+        "../out/secret.txt",
+        "sub/../../out/secret.txt",
+        abs.to_str().unwrap(),
+        "link/secret.txt",
+    ] {
+        m.push_str(&format!("{secret}  {n}\n"));
+    }
+    fs::write(t.top().join("m"), &m).unwrap();
+    let out = t.run(&["-c", "m", "--audit", "d"]);
+    assert_eq!(out.status.code(), Some(1));
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(o.lines().filter(|l| l.starts_with("! ")).count(), 4, "{o}");
+    assert!(o.starts_with("= a\n"), "{o}");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        e.matches(": outside the audited tree; not read\n").count(),
+        4,
+        "{e}"
+    );
+    // --follow: the link is part of the tree; the other three stay out.
+    let out = t.run(&["-c", "m", "--audit", "d", "--follow"]);
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert!(o.contains("= link/secret.txt\n"), "{o}");
+    assert_eq!(o.lines().filter(|l| l.starts_with("! ")).count(), 3, "{o}");
 }

@@ -316,9 +316,9 @@ fn address_space_limits_end_in_no_abort() {
 }
 
 /// Item 3: a check line is kept to 32 MiB; a longer one is improperly
-/// formatted, read past (GNU: the same outcome), and one without end (256
-/// MiB and more) ends the checksum file as GNU's `getline` ends it when
-/// memory gives out.
+/// formatted, read past (GNU: the same outcome), and under `ulimit -v` one
+/// without end ends the checksum file where GNU's `getline` ends it, when
+/// its buffer can no longer grow.
 #[test]
 fn endless_check_line_is_improperly_formatted() {
     let e = env();
@@ -347,6 +347,104 @@ fn endless_check_line_is_improperly_formatted() {
         err(&m),
         "md5sum: 'standard input': no properly formatted checksum lines found\n"
     );
+}
+
+/// A line of 300 MiB (past any fixed bound) with no address-space limit:
+/// one improperly formatted line, and the lines after it are checked.
+/// GNU 9.1 here: `a: OK`, `big: FAILED`, both WARNING lines, exit 1.
+#[test]
+fn a_line_of_300_mib_is_one_improper_line_and_reading_goes_on() {
+    if emulator().is_some() {
+        return;
+    }
+    let e = env();
+    let m = e.same(
+        "printf abc > a; : > big; { echo '900150983cd24fb0d6963f7d28e17f72  a'; \
+         head -c 300M /dev/zero | tr '\\0' x; \
+         printf '\\n00000000000000000000000000000000  big\\n'; } > long.md5; \
+         md5sum -c --strict long.md5; echo $?",
+    );
+    assert_eq!(out(&m), "a: OK\nbig: FAILED\n1\n");
+    assert_eq!(
+        err(&m),
+        "md5sum: WARNING: 1 line is improperly formatted\n\
+         md5sum: WARNING: 1 computed checksum did NOT match\n"
+    );
+}
+
+/// io_uring opens that the kernel cancels (ECANCELED: no io-wq worker can
+/// start for an open that must block, the user being at `RLIMIT_NPROC`)
+/// are opened again with open(2): 300 listed files not in the dentry
+/// cache, checked as an unprivileged user under `prlimit --nproc=1`, are
+/// all OK (was: `Operation canceled` for most of them), and hash mode
+/// prints all 300 lines. Needs root (to drop the dentry cache and to run
+/// as `nobody`: the limit does not bind root), setpriv and prlimit.
+#[test]
+fn ring_opens_cancelled_at_the_process_limit_are_opened_again() {
+    let e = env();
+    let script = format!(
+        r#"
+[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null || {{ echo SKIP not root, or no setpriv/prlimit; exit 0; }}
+mkdir d; i=0; while [ $i -lt 300 ]; do echo $i > d/f$i; i=$((i+1)); done
+cp '{}' ./md5sum
+./md5sum d/f* > L.md5
+chmod -R a+rwX .
+run() {{ setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --nproc=1 "$@"; }}
+sync; echo 2 > /proc/sys/vm/drop_caches 2>/dev/null || {{ echo SKIP cannot drop the dentry cache; exit 0; }}
+run ./md5sum -c L.md5 | grep -c ': OK$'
+echo 2 > /proc/sys/vm/drop_caches
+run ./md5sum d/f* | wc -l
+"#,
+        util::MHASH
+    );
+    let m = e.sh(&e.mh, &script);
+    let o = out(&m);
+    if o.starts_with("SKIP") {
+        eprintln!("SKIP ring_opens_cancelled_at_the_process_limit_are_opened_again: {o}");
+        return;
+    }
+    assert_eq!(o, "300\n300\n", "{}", err(&m));
+}
+
+/// Standard output is closed at the end as GNU's `close_stdout` closes it:
+/// a write error that only close(2) reports (NFS, FUSE) fails the run.
+/// GNU 9.1 here: `md5sum: write error: Input/output error`, exit 1.
+#[test]
+fn an_error_from_closing_standard_output_fails_the_run() {
+    if !strace_works("an_error_from_closing_standard_output_fails_the_run") {
+        return;
+    }
+    let e = env();
+    for cmd in ["md5sum a", "md5sum -c ok.md5"] {
+        let m = e.same(&format!(
+            "echo '900150983cd24fb0d6963f7d28e17f72  a' > ok.md5; \
+             strace -f -qq -o /dev/null -e trace=close -e inject=close:error=EIO -P \"$PWD/out\" {cmd} > out; echo $?"
+        ));
+        assert_eq!(out(&m), "1\n", "{cmd}");
+        assert_eq!(err(&m), "md5sum: write error: Input/output error\n", "{cmd}");
+    }
+}
+
+/// Check mode: lines naming standard input by any of its names are read
+/// in line order (the first gets the data). GNU 9.1 here, for `abc` on
+/// standard input and the lines `<md5 of abc>  /dev/stdin` then `<md5 of
+/// nothing>  -`: `/dev/stdin: OK`, `-: OK`, exit 0.
+#[test]
+fn check_lines_naming_standard_input_read_it_in_line_order() {
+    let e = env();
+    for (first, second) in [
+        ("/dev/stdin", "-"),
+        ("-", "/dev/fd/0"),
+        ("/proc/self/fd/0", "/dev/stdin"),
+    ] {
+        for jobs in [1, 4] {
+            let m = e.same(&format!(
+                "printf '900150983cd24fb0d6963f7d28e17f72  {first}\\nd41d8cd98f00b204e9800998ecf8427e  {second}\\n' > si.md5; \
+                 printf abc | MHASH_JOBS={jobs} md5sum -c si.md5; echo $?"
+            ));
+            assert_eq!(out(&m), format!("{first}: OK\n{second}: OK\n0\n"), "-j{jobs}");
+        }
+    }
 }
 
 /// Item 5: EAGAIN on every read after the first (strace injection, on
@@ -410,6 +508,161 @@ fn close_errors_fail_the_input() {
         assert!(out(&m).ends_with("1\n"), "{cmd}: {}", out(&m));
         assert!(err(&m).contains(": Input/output error\n"), "{cmd}: {}", err(&m));
     }
+}
+
+/// With `--key` too, close(2) failing on the checksum file (read whole
+/// for its signature) is that file's error: `NAME: Input/output error`,
+/// exit 1, nothing checked (without `--key`: the same, as GNU above).
+#[test]
+fn close_error_on_a_signed_checksum_file_fails_it() {
+    if !strace_works("close_error_on_a_signed_checksum_file_fails_it") {
+        return;
+    }
+    let e = env();
+    let set = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/signatures/minisign");
+    for f in [
+        "SHA256SUMS",
+        "SHA256SUMS.minisig",
+        "a.txt",
+        "b.txt",
+        "minisign.pub",
+    ] {
+        e.w(f, &std::fs::read(set.join(f)).unwrap());
+    }
+    let m = e.sh(
+        &e.mh,
+        "strace -f -qq -o /dev/null -P SHA256SUMS -e inject=close:error=EIO mhash -c SHA256SUMS --key minisign.pub; echo $?",
+    );
+    assert_eq!(out(&m), "1\n");
+    assert!(
+        err(&m).ends_with("mhash: SHA256SUMS: Input/output error\n"),
+        "{}",
+        err(&m)
+    );
+}
+
+/// Under the `b3sum` name, as under mhash's, a failed write to standard
+/// output ends the run: `yes LINE | b3sum -c > /dev/full` exits 1 at
+/// once (b3sum's `println!` fails at the first write; was: read for
+/// ever). The line is b3sum 1.x's for `abc`.
+#[test]
+fn b3sum_stops_at_a_failed_write() {
+    let e = env();
+    let m = e.sh(
+        &e.mh,
+        "ln -s \"$(command -v mhash)\" b3sum; \
+         yes '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85  a' \
+         | timeout 60 ./b3sum -c > /dev/full; echo $?",
+    );
+    assert_eq!(out(&m), "1\n", "{}", err(&m));
+}
+
+/// When the process's own descriptor limit is reached and none of its
+/// inputs is open to be waited for, each file's open fails at once, as
+/// GNU's does: `prlimit --nofile=4 md5sum -c` of 200 lines gives GNU's
+/// bytes within `timeout 5` (the wait comes once; was about 50 ms per file, 10.6 s
+/// here). GNU 9.1: `md5sum: f1: Too many open files`, `f1: FAILED open or
+/// read`, ..., exit 1.
+#[test]
+fn descriptor_limit_with_nothing_to_wait_for_fails_each_file_at_once() {
+    let e = env();
+    let m = e.same(
+        "i=0; while [ $i -lt 200 ]; do echo $i > f$i; i=$((i+1)); done; \
+         md5sum f* > L.md5 2>/dev/null; \
+         timeout 5 prlimit --nofile=4 md5sum -c L.md5; echo $?",
+    );
+    assert!(out(&m).ends_with("f99: FAILED open or read\n1\n"), "{}", out(&m));
+    assert!(
+        err(&m).starts_with("md5sum: f0: Too many open files\n"),
+        "{}",
+        err(&m)
+    );
+}
+
+/// EINTR without end (injected) on open and on writes to standard
+/// output is reported after a bounded number of retries, in GNU's words
+/// (GNU 9.1 here: `md5sum: a: Interrupted system call`, and `md5sum: write
+/// error` with its errno lost); was: retried for ever (std retries EINTR
+/// in open and write_all).
+#[test]
+fn persistent_eintr_on_open_and_write_is_reported() {
+    if !strace_works("persistent_eintr_on_open_and_write_is_reported") {
+        return;
+    }
+    let e = env();
+    for cmd in [
+        "strace -f -qq -o /dev/null -e inject=openat:error=EINTR -P a md5sum a",
+        "strace -f -qq -o /dev/null -e inject=openat:error=EINTR -P a md5sum a a",
+        "echo '900150983cd24fb0d6963f7d28e17f72  a' > S; strace -f -qq -o /dev/null -e inject=openat:error=EINTR -P a md5sum -c S",
+        "strace -f -qq -o /dev/null -e inject=write:error=EINTR -P \"$PWD/out\" md5sum a > out",
+    ] {
+        let m = e.same(&format!(
+            "{{ MHASH_GNU_COMPAT=9.1 timeout 60 {cmd}; echo $?; }} 2>&1 | grep -v '^strace: '"
+        ));
+        assert!(out(&m).ends_with("1\n"), "{cmd}: {}", out(&m));
+        assert!(
+            out(&m).contains("md5sum: a: Interrupted system call\n")
+                || out(&m).contains("md5sum: write error\n"),
+            "{cmd}: {}",
+            out(&m)
+        );
+    }
+}
+
+/// A locale that is named but not installed is the C locale, as the C
+/// library makes it for GNU: non-ASCII bytes in a name are escaped (GNU
+/// 9.1 here: `md5sum: 'caf'$'\303\251'' m': No such file or directory`
+/// under `LANG=xx_XX.UTF-8`; was: `'café m'`, the name read as UTF-8).
+#[test]
+fn a_locale_not_installed_is_the_c_locale() {
+    let e = env();
+    let m = e.same("LC_ALL= LC_CTYPE= LANG=xx_XX.UTF-8 md5sum \"$(printf 'caf\\303\\251 m')\"; echo $?");
+    assert_eq!(out(&m), "1\n");
+    assert_eq!(
+        err(&m),
+        "md5sum: 'caf'$'\\303\\251'' m': No such file or directory\n"
+    );
+}
+
+/// `-z` digest lines into a full device: GNU does not write them line by
+/// line, so the write error comes at the next diagnostic (which flushes
+/// first, losing errno: `write error`) or at the end (keeping it: `write
+/// error: No space left on device`), and a later missing file is still
+/// reported. GNU 9.1 (run here) and GNU 9.11 (recorded from a build of
+/// 9.11: `missing: No such file or directory` then `write error`; `write
+/// error: No space left on device` for `-z a` alone).
+#[test]
+fn nul_ended_lines_into_a_full_device_fail_as_gnu_says() {
+    let e = env();
+    for args in ["-z a missing", "-z a"] {
+        e.same(&format!(
+            "MHASH_GNU_COMPAT=9.1 sha256sum {args} > /dev/full; echo $?"
+        ));
+    }
+    let m = e.sh(&e.mh, "sha256sum -z a missing > /dev/full; echo $?");
+    assert_eq!(out(&m), "1\n");
+    assert_eq!(
+        err(&m),
+        "sha256sum: missing: No such file or directory\nsha256sum: write error\n"
+    );
+    let m = e.sh(&e.mh, "sha256sum -z a > /dev/full; echo $?");
+    assert_eq!(err(&m), "sha256sum: write error: No space left on device\n");
+}
+
+/// Standard input closed when the run begins (`<&-`): the checksum file
+/// opened on descriptor 0 is not read again by a `-` line. GNU 9.1 here:
+/// `-: Bad file descriptor`, `-: FAILED open or read`, the WARNING, then
+/// `standard input: Bad file descriptor`, exit 1 (was: `-: OK`).
+#[test]
+fn a_dash_line_with_standard_input_closed_is_ebadf() {
+    let e = env();
+    let m = e.same("printf 'd41d8cd98f00b204e9800998ecf8427e  -\\n' > l; md5sum -c l <&-; echo $?");
+    assert_eq!(out(&m), "-: FAILED open or read\n1\n");
+    assert!(
+        err(&m).starts_with("md5sum: -: Bad file descriptor\n"),
+        "{}",
+        err(&m)
+    );
 }
 
 /// Nothing above may end in a signal (an abort is SIGABRT).

@@ -1329,3 +1329,24 @@ fn check_mode_runs_under_startup_vm_plus_12_mb() {
         assert_eq!(err(&o), "", "{cmd}");
     }
 }
+
+/// `MHASH_GNU_COMPAT` that is not UTF-8 is refused as any other value
+/// that names no supported release (was: ignored, the default taken).
+#[test]
+fn gnu_compat_that_is_not_utf8_is_refused() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = tempfile::tempdir().unwrap();
+    let out = Command::new(MHASH)
+        .current_dir(d.path())
+        .env("MHASH_GNU_COMPAT", std::ffi::OsStr::from_bytes(b"9.1\xff"))
+        .args(["-a", "md5", "/dev/null"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        e.contains("MHASH_GNU_COMPAT=") && e.contains("is not supported"),
+        "{e}"
+    );
+}

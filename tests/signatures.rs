@@ -622,6 +622,23 @@ fn names_in_verdicts_are_quoted_as_gnu_quotes_them() {
         "{:?}",
         r.err
     );
+    // A private key given as the key file, its public key beside it: both
+    // named, quoted.
+    let private = "k\r\x1b[2K";
+    let q_private = "'k'$'\\r\\033''[2K'";
+    std::fs::write(
+        dir.join(private),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE=\n-----END OPENSSH PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    std::fs::copy(dir.join("minisign.pub"), dir.join(key)).unwrap();
+    let r = sums(dir, private, None);
+    clean(&r);
+    refused(&r, "SHA256SUMS", "signature not checked", None);
+    let said = format!(
+        "key file {q_private} is an SSH private key, not a public key: give --key the public key, {q_key}"
+    );
+    assert!(r.err.contains(&said), "{:?}", r.err);
 }
 
 /// [`check`] killed after 20 seconds (then its exit code is -1).

@@ -39,6 +39,9 @@ pub(super) struct Audit {
     manifest: Option<(u64, u64)>,
     /// How DIR is walked (`--follow`, `--exclude`, ...).
     options: crate::walk::Walk,
+    /// DIR with every symbolic link resolved (`None` when DIR cannot be
+    /// resolved: then only the name's own `..` and `/` are judged).
+    root: Option<PathBuf>,
     walk: Option<Inputs>,
     walked: bool,
 }
@@ -56,6 +59,7 @@ impl Audit {
             listed: HashSet::new(),
             manifest,
             options: walk.clone(),
+            root: std::fs::canonicalize(dir).ok(),
             walk: None,
             walked: false,
         }
@@ -73,6 +77,44 @@ impl Audit {
         }
         p.extend_from_slice(name);
         p
+    }
+
+    /// True when the listed `name` leads out of DIR: an absolute name, one
+    /// whose `..` components climb above DIR, or one that a symbolic link
+    /// inside DIR takes elsewhere while the walk does not follow links
+    /// (the deepest part of `DIR/NAME` that exists, with its links
+    /// resolved, is not under DIR resolved; with `--follow` the walk goes
+    /// where the links go, and so may the names). Such a name is never
+    /// opened: an audit reads only its tree.
+    pub(super) fn outside(&self, name: &[u8]) -> bool {
+        if name.first() == Some(&b'/') || (cfg!(windows) && name.get(1) == Some(&b':')) {
+            return true;
+        }
+        let mut depth = 0usize;
+        for part in name.split(|&b| b == b'/' || (cfg!(windows) && b == b'\\')) {
+            match part {
+                b"" | b"." => {}
+                b".." => match depth.checked_sub(1) {
+                    Some(d) => depth = d,
+                    None => return true,
+                },
+                _ => depth += 1,
+            }
+        }
+        let Some(root) = self.root.as_ref().filter(|_| !self.options.follow) else {
+            return false;
+        };
+        let mut p = PathBuf::from(crate::os::bytes_os(&self.path_of(name)));
+        loop {
+            match std::fs::canonicalize(&p) {
+                Ok(real) => return !real.starts_with(root),
+                Err(_) => {
+                    if !p.pop() {
+                        return false;
+                    }
+                }
+            }
+        }
     }
 
     /// Records `name` as listed.
@@ -128,6 +170,12 @@ impl Audit {
         self.manifest
             .is_some_and(|id| std::fs::metadata(path).is_ok_and(|m| file_id(&m) == Some(id)))
     }
+}
+
+/// The error of a listed name that leads out of the audited directory
+/// ([`Audit::outside`]).
+pub(super) fn outside_error() -> std::io::Error {
+    std::io::Error::other("outside the audited tree; not read")
 }
 
 /// After the summary: when no listed file was found under DIR and the

@@ -400,13 +400,7 @@ impl<R: Read> Utf16<R> {
 
     fn refill(&mut self) -> io::Result<()> {
         let mut raw = [0u8; 8192];
-        let n = loop {
-            match self.inner.read(&mut raw) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        };
+        let n = crate::os::read_retrying(&mut self.inner, &mut raw)?;
         if n == 0 {
             self.eof = true;
         }
@@ -466,11 +460,9 @@ pub fn decode_utf16(mut r: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Se
     let mut head = [0u8; 2];
     let mut got = 0;
     while got < 2 {
-        match r.read(&mut head[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+        match crate::os::read_retrying(&mut r, &mut head[got..])? {
+            0 => break,
+            n => got += n,
         }
     }
     Ok(match &head[..got] {

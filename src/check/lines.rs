@@ -33,16 +33,25 @@ impl Read for Source {
 /// stays a comment). GNU's `getline` keeps it whole: the same outcome.
 pub(super) const MAX_LINE: usize = 32 << 20;
 
-/// A line longer than this (256 MiB) ends the checksum file, uncounted,
-/// as GNU's `getline` ends it when memory gives out (`yes a | tr -d '\n'
-/// | md5sum -c` under `ulimit -v`: `no properly formatted checksum lines
-/// found`): endless input without a newline ends.
-pub(super) const END_LINE: usize = 256 << 20;
+/// The length in bytes past which a line without a newline ends the
+/// checksum file, uncounted, as GNU's `getline` ends it when it cannot
+/// grow its buffer: under an address-space limit (`ulimit -v`), half of
+/// what was left when the first checksum file was read (getline doubles
+/// its buffer, and the old one is held while the new one is had), so
+/// `yes a | tr -d '\n' | md5sum -c` ends with `no properly formatted
+/// checksum lines found` as GNU's does. Without a limit there is none: a
+/// line of any length is one improperly formatted line and the lines
+/// after it are read (mhash keeps at most [`MAX_LINE`] bytes of it, so
+/// memory stays bounded where GNU's grows).
+pub(super) fn end_line() -> usize {
+    static END: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *END.get_or_init(|| crate::os::address_space_left().map_or(usize::MAX, |left| (left / 2).max(MAX_LINE)))
+}
 
 /// Reads one line (to `\n` or the end of input) into `buf`, keeping at
 /// most `cap` bytes of it (and fewer where memory cannot be had); returns
 /// the bytes consumed and whether the line was cut; `(0, true)` past
-/// [`END_LINE`] bytes without a newline.
+/// [`end_line`] bytes without a newline.
 ///
 /// # Errors
 /// A read error (EINTR retried a bounded number of times).
@@ -77,7 +86,7 @@ pub(super) fn read_line_capped(
         }
         r.consume(n);
         consumed += n;
-        if consumed > END_LINE {
+        if consumed > end_line() {
             return Ok((0, true));
         }
         if ends {
@@ -378,13 +387,14 @@ impl Lines<'_> {
         match parsed {
             Ok(p) => {
                 // --audit: read under DIR, shown as the walk spells it.
-                let (mut name, mut path) = (p.name, None);
+                let (mut name, mut path, mut outside) = (p.name, None, false);
                 if let Some(a) = self.audit.as_mut() {
                     let shown = audit::normalize(&name);
                     a.list(&shown);
                     if !shown.is_empty() {
                         name = shown;
                     }
+                    outside = a.outside(&name);
                     path = Some(a.path_of(&name));
                 }
                 let (mut algo, mut alternatives) = (p.algo, p.alternatives);
@@ -413,7 +423,19 @@ impl Lines<'_> {
                     annotate: false,
                     subject: self.subject,
                 };
-                if listed.source() == b"-" {
+                // --audit: a name that leads out of DIR is never opened (a
+                // manifest from elsewhere must not read any file the user
+                // can read): unreadable, with the reason.
+                if outside {
+                    return Item::Done(Event::Verified {
+                        listed,
+                        result: Err(audit::outside_error()),
+                    });
+                }
+                // Standard input, by any of its names, is read here, in
+                // line order (`/dev/stdin` then `-`: the first gets the
+                // data, as in GNU).
+                if crate::os::reads_stdin(listed.source()) {
                     let buf = self.stdin_buf.get_or_insert_with(io::ReadBuf::default);
                     return Item::Done(verify(listed, buf, self.io));
                 }

@@ -146,7 +146,7 @@ fn check_file_with(
     } else if is_stdin {
         Ok(crate::os::stdin_reader())
     } else {
-        std::fs::File::open(checkfile).map(|f| {
+        crate::os::open_read(std::path::Path::new(checkfile)).map(|f| {
             let f = std::sync::Arc::new(f);
             held = Some(std::sync::Arc::clone(&f));
             Box::new(Source(f)) as Box<dyn Read + Send>
@@ -238,6 +238,14 @@ fn check_file_with(
         return false;
     }
     if out.audit {
+        // A failed write stopped the audit part way: counts would look
+        // complete and are not. Finish says why (`write error: ...`).
+        if con.write_failed() && job.stops_on_write_error {
+            con.error_msg(
+                b"audit: stopped before the end: standard output could not be written; nothing is counted",
+            );
+            return false;
+        }
         out.report.audit_summary(con, &out.counts);
         if out.tally.misformatted != 0 && job.verbosity != Verbosity::Status {
             let n = out.tally.misformatted;

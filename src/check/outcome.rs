@@ -133,7 +133,7 @@ impl Outcomes<'_> {
         // 9.4 read the whole checksum file and count every line in the
         // summary (GNU 9.11 exits at the first failed write instead:
         // `Console::set_exits_on_write_error`).
-        if self.job.dialect == crate::config::Dialect::Native && con.write_failed() {
+        if self.job.stops_on_write_error && con.write_failed() {
             self.output_failed.store(true, Ordering::Relaxed);
         }
     }

@@ -240,14 +240,9 @@ fn path_of(name: &[u8]) -> std::path::PathBuf {
     }
 }
 
-/// One `read`, retried on EINTR.
+/// One `read`, retried on EINTR a bounded number of times.
 fn read_some(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    loop {
-        match r.read(buf) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            other => return other,
-        }
-    }
+    crate::os::read_retrying(r, buf)
 }
 
 /// Perl's warning for a path holding a NUL byte (perl 5.36

@@ -23,12 +23,17 @@ pub(super) fn signed_text(
     let is_stdin = checkfile == "-";
     let read = || -> std::io::Result<Vec<u8>> {
         let mut buf = Vec::new();
-        let r: Box<dyn Read> = if is_stdin {
+        if is_stdin {
             crate::os::stdin_reader()
+                .take(sig::MAX_SIGNED_FILE + 1)
+                .read_to_end(&mut buf)?;
         } else {
-            Box::new(std::fs::File::open(checkfile)?)
-        };
-        r.take(sig::MAX_SIGNED_FILE + 1).read_to_end(&mut buf)?;
+            let mut f = crate::os::open_read(std::path::Path::new(checkfile))?;
+            (&mut f).take(sig::MAX_SIGNED_FILE + 1).read_to_end(&mut buf)?;
+            // As without --key: a close(2) error is the file's error
+            // (GNU checks fclose's result).
+            crate::os::close_file(f)?;
+        }
         if buf.len() as u64 > sig::MAX_SIGNED_FILE {
             return Err(std::io::Error::other(format!(
                 "larger than {} bytes: too large to verify a signature over",

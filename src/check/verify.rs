@@ -110,7 +110,7 @@ pub(super) fn verify(mut listed: Listed, buf: &mut io::ReadBuf, mode: IoMode) ->
     };
     let result = if let Some(m) = listed.shasum {
         shasum_digest(&name, listed.algo, m, buf).map(|d| d == listed.expected)
-    } else if listed.source() == b"-" && !listed.alternatives.is_empty() {
+    } else if crate::os::reads_stdin(listed.source()) && !listed.alternatives.is_empty() {
         // Standard input can be read only once: every candidate at once.
         let mut algos = vec![listed.algo];
         algos.extend(&listed.alternatives);

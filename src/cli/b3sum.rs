@@ -155,6 +155,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             family_name: None,
             length_given: false,
             dialect: super::stages::dialect(Personality::B3sum),
+            stops_on_write_error: true,
             gnu_level: common.compat.algorithms(),
             lines_9_11: common.compat >= GnuCompat::V9_11,
             base64: common.compat >= GnuCompat::V9_4,

@@ -424,6 +424,45 @@ pub fn gnu_version(p: Personality, compat: GnuCompat) -> String {
     )
 }
 
+/// What `mhash -h` prints: a summary, one line per option or per pair of
+/// options that go together, under 40 lines and 80 columns; `--help`
+/// prints every option in full (clap's long help, as ripgrep's `-h` and
+/// `--help` split them). Every option named here is one `--help` lists
+/// (a test checks).
+pub fn native_short_help() -> String {
+    "\
+Usage: mhash [-a ALGO] [OPTION]... [FILE]...
+Compute and check checksums with the fastest implementation for this CPU.
+With no FILE, or when FILE is -, read standard input.
+
+  -a, --algorithm ALGO   sha256 (default), md5, blake3, ...; md5,sha256: both
+                         in one read; -a help lists every algorithm
+  -l, --length BITS      digest length (blake2b; sha2, sha3: 224 to 512)
+  -c, --check            read checksums from the FILEs and check them
+      --ignore-missing   with -c: skip the listed files that are not here
+      --quiet, --status  with -c: no OK lines; no output, only the status
+  -w, --warn, --strict   with -c: warn of, or fail on, improper lines
+      --key KEYFILE      with -c: verify the checksum file's signature first
+      --audit DIR        with -c: also list the files of DIR not as listed
+  -r, --recursive        hash every regular file under each DIR
+      --files-from LIST  also hash the files named in LIST (- : stdin)
+  -j, --jobs N           files hashed at once (default: one per core)
+      --tag, --untagged  BSD-style tagged lines; GNU's untagged lines
+      --base64, --raw    digests in base64, or raw bytes, not hexadecimal
+  -z, --zero             end lines with NUL, not newline
+      --json             one JSON object per file
+      --s3-etag, --gcs   an object store's checksum (also --hdfs, ...)
+      --go-h1, --nar     one digest for a whole tree (Go's h1:, Nix's NAR)
+      --no-progress      never show the progress bar (--progress: always)
+      --install-links DIR  md5sum, sha256sum, ... in DIR as links to mhash
+      --backends         list the implementation each algorithm uses here
+  -h                     this summary
+      --help             every option in full, the environment, exit status
+      --version          print the version and exit
+"
+    .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

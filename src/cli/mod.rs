@@ -14,6 +14,7 @@ pub mod help;
 pub mod shasum;
 
 mod stages;
+mod suggest;
 
 pub use stages::parse;
 
@@ -495,13 +496,7 @@ pub fn command(p: Personality) -> Command {
             ));
     }
     cmd = cmd
-        // `-h` as b3sum and most Rust tools have it; GNU's names refuse it.
-        .arg(flag(
-            "help",
-            "help",
-            (p == Personality::Mhash).then_some('h'),
-            "display this help and exit",
-        ))
+        .arg(flag("help", "help", None, "display this help and exit"))
         .arg(flag(
             "version",
             "version",
@@ -518,6 +513,14 @@ pub fn command(p: Personality) -> Command {
                 .value_parser(clap::value_parser!(OsString)),
         );
     if p == Personality::Mhash {
+        // `-h` as b3sum and most Rust tools have it, a summary (ripgrep's
+        // split); GNU's names refuse it.
+        cmd = cmd.arg(
+            Arg::new("short-help")
+                .short('h')
+                .action(ArgAction::SetTrue)
+                .help("display a summary of the options, one line each, and exit"),
+        );
         cmd = native_options(cmd);
     }
     cmd
@@ -971,7 +974,7 @@ fn events(m: &clap::ArgMatches) -> Vec<Opt> {
                 if let (Some(idx), Some(vals)) = (m.indices_of(id), m.get_many::<String>(id)) {
                     for (i, v) in idx.zip(vals) {
                         let o = if id == "algorithm" {
-                            Opt::Algorithm(v.clone())
+                            Opt::Algorithm(fold_algorithm_case(v))
                         } else {
                             Opt::Length(v.clone())
                         };
@@ -1015,6 +1018,113 @@ fn algorithm_args(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
         }
     }
     v
+}
+
+/// The native face's `-a` value with its case folded where that names
+/// algorithms (`SHA256`, `Blake3`, `MD5,SHA256`); otherwise as typed, so
+/// that an error shows what was typed. GNU's names take exact names only.
+fn fold_algorithm_case(v: &str) -> String {
+    let lower = v.to_ascii_lowercase();
+    let valid = algorithm_args(Personality::Mhash, GnuCompat::V9_11);
+    let names = |s: &str| {
+        valid.contains(&s)
+            || s.contains(',')
+                && s.split(',')
+                    .all(|part| matches!(choice_from_name(part), Some(AlgoChoice::Kind(_))))
+    };
+    if lower != v && lower != "help" && names(&lower) {
+        lower
+    } else {
+        v.to_string()
+    }
+}
+
+/// `mhash -a help`: every algorithm the native face takes, one a line,
+/// in `--backends` order (`sha2` and `sha3` are families: `-l` names the
+/// member).
+pub(crate) fn algorithm_list() -> String {
+    let mut s = String::new();
+    for n in algorithm_args(Personality::Mhash, GnuCompat::V9_11) {
+        s.push_str(n);
+        if [Family::Sha2.name(), Family::Sha3.name()].contains(&n) {
+            s.push_str(" (a family: -l 224, 256, 384 or 512 names the member)");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The native face's error for an `-a` name it does not know: one line,
+/// with the closest names (by edit distance) where some are close, then
+/// where to find the list. `list` is the whole `-a` value when `name` is
+/// one part of a comma list.
+fn unknown_algorithm(name: &str, list: Option<&str>) -> Error {
+    let valid = algorithm_args(Personality::Mhash, GnuCompat::V9_11);
+    let kinds: Vec<&str> = valid
+        .iter()
+        .copied()
+        .filter(|n| matches!(choice_from_name(n), Some(AlgoChoice::Kind(_))))
+        .collect();
+    let family = match choice_from_name(name) {
+        Some(AlgoChoice::Family(f)) => Some(f),
+        _ => None,
+    };
+    let is_family = family.is_some();
+    let mut msg = match list {
+        Some(v) if is_family => format!(
+            "{} in {} is a family, not an algorithm: a list names its members ({})",
+            lq(name),
+            lq(v),
+            family
+                .map(|f| f
+                    .members()
+                    .iter()
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(", "))
+                .unwrap_or_default()
+        ),
+        Some(v) if name.is_empty() => format!("empty algorithm name in {}", lq(v)),
+        Some(v) => format!("invalid algorithm {} in {}", lq(name), lq(v)),
+        None => format!("invalid algorithm {}", lq(name)),
+    };
+    let near = suggest::closest(name, if list.is_some() { kinds } else { valid });
+    if !near.is_empty() && !is_family {
+        msg.push_str(&format!("; did you mean {}?", suggest::one_of(&near, lq)));
+    }
+    msg.push_str(&format!("\n{} lists every algorithm", lq("-a help")));
+    Error::Usage {
+        msg: Some(msg),
+        detail: None,
+        try_help: true,
+    }
+}
+
+/// The native face's usage error for what clap refused: clap's first line,
+/// and for an unknown long option the closest ones (by edit distance),
+/// `unexpected argument '--chek' found; did you mean '--check'?`.
+fn native_usage_error(cmd: &Command, e: &clap::Error) -> Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or("invalid usage");
+    let mut msg = first.trim_start_matches("error: ").to_string();
+    if e.kind() == ErrorKind::UnknownArgument
+        && let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg)
+        && let Some(typed) = arg.strip_prefix("--")
+    {
+        let typed = typed.split('=').next().unwrap_or(typed);
+        let longs: Vec<&str> = cmd.get_arguments().filter_map(|a| a.get_long()).collect();
+        let near = suggest::closest(typed, longs);
+        if !near.is_empty() {
+            let dashed: Vec<String> = near.iter().map(|n| format!("--{n}")).collect();
+            let names: Vec<&str> = dashed.iter().map(String::as_str).collect();
+            msg.push_str(&format!(
+                "; did you mean {}?",
+                suggest::one_of(&names, |n| format!("'{n}'"))
+            ));
+        }
+    }
+    Error::usage(msg)
 }
 
 /// The native face's `-a` help: every value it takes.
@@ -1063,18 +1173,13 @@ fn check_algorithm(p: Personality, compat: GnuCompat, v: &str) -> Result<(), Err
                 });
             }
             if !matches!(choice_from_name(part), Some(AlgoChoice::Kind(_))) {
-                return Err(Error::Usage {
-                    msg: Some(format!(
-                        "invalid algorithm {} in {} (a list names algorithms, not sha2/sha3 families)",
-                        lq(part),
-                        lq(v)
-                    )),
-                    detail: None,
-                    try_help: true,
-                });
+                return Err(unknown_algorithm(part, Some(v)));
             }
         }
         return Ok(());
+    }
+    if p == Personality::Mhash {
+        return Err(unknown_algorithm(v, None));
     }
     let mut detail = String::from("Valid arguments are:");
     for n in valid {

@@ -134,6 +134,10 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
     let mut print: Option<String> = None;
     let mut immediate = |o: &Opt| -> Result<bool, Error> {
         match o {
+            Opt::Algorithm(v) if p == Personality::Mhash && v == "help" => {
+                print = Some(super::algorithm_list());
+                return Ok(true);
+            }
             Opt::Algorithm(v) => check_algorithm(p, compat, v)?,
             Opt::Length(v) => check_length_syntax(v, old)?,
             Opt::Flag("binary" | "text") if old && p == Personality::Cksum => {
@@ -187,16 +191,18 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
     } else {
         Vec::new()
     };
-    let m = cmd.try_get_matches_from(&args).map_err(|e| {
-        let text = e.to_string();
-        let first = text.lines().next().unwrap_or("invalid usage");
-        Error::usage(first.trim_start_matches("error: ").to_string())
-    })?;
+    let mut cmd = cmd;
+    let m = cmd
+        .try_get_matches_from_mut(&args)
+        .map_err(|e| super::native_usage_error(&cmd, &e))?;
     let opts = events(&m);
     for o in &opts {
         if immediate(o)? {
             break;
         }
+    }
+    if print.is_none() && m.get_flag("short-help") {
+        print = Some(help::native_short_help());
     }
     let native = if print.is_none() {
         Native::from_matches(&m)?
@@ -787,6 +793,7 @@ fn check_job(
         },
         length_given: t.length.as_ref().is_some_and(|(n, _)| *n != 0),
         dialect: dialect(p),
+        stops_on_write_error: p == Personality::Mhash,
         gnu_level: common.compat.algorithms(),
         lines_9_11: common.compat >= GnuCompat::V9_11,
         // GNU 9.11's md5sum, sha*sum and b2sum read hex digests only.

@@ -301,6 +301,12 @@ pub struct CheckJob {
     pub length_given: bool,
     /// The dialect of the checksum lines.
     pub dialect: Dialect,
+    /// A failed write to standard output ends the run at once: no more
+    /// lines are read (mhash's face, and b3sum, whose `println!` fails on
+    /// the first failed write). GNU 9.1 and 9.4 read every line and
+    /// count it in the summary; 9.11 exits at the first failed write
+    /// (`Console::set_exits_on_write_error`).
+    pub stops_on_write_error: bool,
     /// The GNU release line whose algorithms' tags are read (GNU 9.1's
     /// cksum has no SHA-3).
     pub gnu_level: crate::algo::GnuSince,

@@ -11,8 +11,8 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::SeqCst;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -199,9 +199,172 @@ pub fn stdin_was_read() -> bool {
 /// Standard input as a plain reader. On Unix it reads descriptor 0 directly:
 /// no second buffer, and a closed descriptor fails with EBADF as in GNU
 /// (Rust's `Stdin` would report a closed stdin as empty).
+///
+/// Where standard input is a terminal, the reader is marked as such while
+/// it lives ([`reading_terminal_stdin`]: no progress bar draws over what
+/// the user types), and a read that waits [`STDIN_NOTICE_AFTER`] prints
+/// the notice of [`set_terminal_stdin_notice`], once.
 pub fn stdin_reader() -> Box<dyn Read + Send> {
     STDIN_USED.store(true, std::sync::atomic::Ordering::Relaxed);
-    imp::stdin_reader()
+    let inner = imp::stdin_reader();
+    if stdin_is_terminal() {
+        Box::new(TerminalStdin::new(inner))
+    } else {
+        inner
+    }
+}
+
+/// The name of the file beside the GNU-name links that says which GNU
+/// release each name reproduces (`mhash --install-links` writes it).
+pub const RELEASE_FILE: &str = ".mhash-gnu-release";
+
+/// The GNU release that `--install-links` recorded for the program `name`
+/// beside the link this process was started through (the path given to
+/// `execve`: Linux's `AT_EXECFN`; elsewhere `argv0` where it names a
+/// directory, or the executable's own path on Windows, where the links
+/// are hard links). `None` when there is no such record.
+pub fn installed_release(argv0: &std::ffi::OsStr, name: &str) -> Option<String> {
+    let started: std::path::PathBuf = started_as(argv0)?;
+    let file = started.parent()?.join(RELEASE_FILE);
+    let text = std::fs::read_to_string(file).ok()?;
+    text.lines()
+        .filter_map(|l| l.split_once(' '))
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v.trim().to_string())
+}
+
+/// The path this process was started through (see [`installed_release`]).
+#[cfg(windows)]
+fn started_as(_argv0: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    std::env::current_exe().ok()
+}
+
+/// The path this process was started through (see [`installed_release`]).
+#[cfg(not(windows))]
+fn started_as(argv0: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getauxval only reads the auxiliary vector; AT_EXECFN is
+        // the address of the NUL-terminated path given to execve, which
+        // lives on the stack for the whole life of the process.
+        let p = unsafe { libc::getauxval(libc::AT_EXECFN) } as *const std::ffi::c_char;
+        if !p.is_null() {
+            // SAFETY: see above: a NUL-terminated string that outlives us.
+            let bytes = unsafe { std::ffi::CStr::from_ptr(p) }.to_bytes();
+            use std::os::unix::ffi::OsStrExt;
+            return Some(std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes)));
+        }
+    }
+    let p = std::path::Path::new(argv0);
+    (p.components().count() > 1).then(|| p.to_path_buf())
+}
+
+/// How long a read of a terminal on standard input waits before the
+/// notice of [`set_terminal_stdin_notice`] is printed: 1 second.
+pub const STDIN_NOTICE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Whether standard input is a terminal (asked once).
+fn stdin_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    static TERMINAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TERMINAL.get_or_init(|| io::stdin().is_terminal())
+}
+
+/// Readers of a terminal on standard input now alive.
+static TERMINAL_READERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// True while standard input is being read and is a terminal.
+pub fn reading_terminal_stdin() -> bool {
+    TERMINAL_READERS.load(std::sync::atomic::Ordering::Relaxed) > 0
+}
+
+/// The notice (a whole line) for a read of a terminal on standard input
+/// that waits; none by default (GNU's names and shasum print none).
+static STDIN_NOTICE: std::sync::Mutex<Option<Vec<u8>>> = std::sync::Mutex::new(None);
+
+/// Sets the line printed on standard error, once, when a read of a
+/// terminal on standard input has waited [`STDIN_NOTICE_AFTER`] (the
+/// native face: `mhash: reading standard input; Ctrl-D ends it`). Printed
+/// only where standard error is a terminal too: it is for the person
+/// typing, not for a log.
+pub fn set_terminal_stdin_notice(line: Vec<u8>) {
+    if let Ok(mut n) = STDIN_NOTICE.lock() {
+        *n = Some(line);
+    }
+}
+
+/// Milliseconds since [`notice_epoch`] at which the current read of a
+/// terminal stdin began, plus 1; 0 while no read waits.
+static READ_WAITING_SINCE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn notice_epoch() -> std::time::Instant {
+    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *EPOCH.get_or_init(std::time::Instant::now)
+}
+
+fn millis_now() -> u64 {
+    u64::try_from(notice_epoch().elapsed().as_millis()).unwrap_or(u64::MAX - 1)
+}
+
+/// Starts, once per process, the thread that prints the stdin notice when
+/// a read has waited long enough (where a notice is set and standard error
+/// is a terminal).
+fn start_notice_watch() {
+    use std::io::IsTerminal;
+    use std::sync::atomic::Ordering;
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let Some(line) = STDIN_NOTICE.lock().ok().and_then(|n| n.clone()) else {
+            return;
+        };
+        if !io::stderr().is_terminal() {
+            return;
+        }
+        let _ = notice_epoch();
+        let _ = std::thread::Builder::new()
+            .name("mhash-stdin-notice".into())
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                let wait = u64::try_from(STDIN_NOTICE_AFTER.as_millis()).unwrap_or(1000);
+                loop {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    let since = READ_WAITING_SINCE.load(Ordering::Relaxed);
+                    if since != 0 && millis_now() + 1 >= since + wait {
+                        let _ = io::Write::write_all(&mut stderr_writer(), &line);
+                        return;
+                    }
+                }
+            });
+    });
+}
+
+/// Standard input while it is a terminal (see [`stdin_reader`]).
+struct TerminalStdin {
+    inner: Box<dyn Read + Send>,
+}
+
+impl TerminalStdin {
+    fn new(inner: Box<dyn Read + Send>) -> TerminalStdin {
+        TERMINAL_READERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        TerminalStdin { inner }
+    }
+}
+
+impl Read for TerminalStdin {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::sync::atomic::Ordering;
+        start_notice_watch();
+        READ_WAITING_SINCE.store(millis_now() + 1, Ordering::Relaxed);
+        let r = self.inner.read(buf);
+        READ_WAITING_SINCE.store(0, Ordering::Relaxed);
+        r
+    }
+}
+
+impl Drop for TerminalStdin {
+    fn drop(&mut self) {
+        TERMINAL_READERS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// Standard output as a plain writer (descriptor 1 on Unix, so that a
@@ -209,7 +372,7 @@ pub fn stdin_reader() -> Box<dyn Read + Send> {
 /// on Windows std's, which writes UTF-8 to a console as UTF-16 and bytes
 /// as they are to a file or pipe).
 pub fn stdout_writer() -> Box<dyn io::Write + Send> {
-    imp::stdout_writer()
+    Box::new(BoundedEintr(imp::stdout_writer()))
 }
 
 /// Standard error as a plain writer (descriptor 2 on Unix, unbuffered as
@@ -217,7 +380,7 @@ pub fn stdout_writer() -> Box<dyn io::Write + Send> {
 /// ENOSPC, which the run's exit status reports as GNU's does (Rust's
 /// `Stderr` would swallow EBADF).
 pub fn stderr_writer() -> Box<dyn io::Write + Send> {
-    imp::stderr_writer()
+    Box::new(BoundedEintr(imp::stderr_writer()))
 }
 
 /// True when descriptor 1 is not open (`>&-`): closing standard output
@@ -227,6 +390,100 @@ pub fn stderr_writer() -> Box<dyn io::Write + Send> {
 /// EBADF too, but closes fine: "write error" alone). False on Windows.
 pub fn stdout_closed() -> bool {
     imp::stdout_closed()
+}
+
+/// Opens `path` for reading, as `File::open` does but retrying EINTR at
+/// most [`MAX_EINTR`] times in a row (std retries it for ever). Not an
+/// input of the run's ([`open_input`] counts those).
+///
+/// # Errors
+/// open(2)'s (`ENOENT`, `EACCES`, ...); [`interrupted_too_often`].
+pub fn open_read(path: &std::path::Path) -> io::Result<File> {
+    imp::open_read(path, false)
+}
+
+/// How many times in a row a system call interrupted by a signal (EINTR)
+/// is retried (open, write, close) before the interruption is reported:
+/// GNU retries none of them under `SA_RESTART`-less signals and reports
+/// `Interrupted system call`; mhash retries a transient interruption and
+/// stops a persistent one (a busy loop otherwise).
+pub const MAX_EINTR: u32 = 1000;
+
+/// The error for a call interrupted [`MAX_EINTR`] times in a row, worded
+/// as glibc words EINTR, and of a kind other than `Interrupted`, so that
+/// std's retrying loops (`write_all`) stop on it.
+pub fn interrupted_too_often() -> io::Error {
+    io::Error::other("Interrupted system call")
+}
+
+/// A reader or writer whose calls are retried on EINTR at most
+/// [`MAX_EINTR`] times in a row, then fail with
+/// [`interrupted_too_often`] (which std's loops, `read_until` and
+/// `write_all`, do not retry).
+pub struct BoundedEintr<T>(pub T);
+
+impl<R: io::Read> io::Read for BoundedEintr<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        for _ in 0..MAX_EINTR {
+            match self.0.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                r => return r,
+            }
+        }
+        Err(interrupted_too_often())
+    }
+}
+
+/// One `read`, retried on EINTR at most [`MAX_EINTR`] times in a row.
+///
+/// # Errors
+/// As `reader.read`; [`interrupted_too_often`] after that many
+/// interruptions.
+pub fn read_retrying(reader: &mut dyn io::Read, buf: &mut [u8]) -> io::Result<usize> {
+    io::Read::read(&mut BoundedEintr(reader), buf)
+}
+
+impl<W: io::Write> io::Write for BoundedEintr<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for _ in 0..MAX_EINTR {
+            match self.0.write(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                r => return r,
+            }
+        }
+        Err(interrupted_too_often())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        for _ in 0..MAX_EINTR {
+            match self.0.flush() {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                r => return r,
+            }
+        }
+        Err(interrupted_too_often())
+    }
+}
+
+/// Whether the character type of the locale the environment names
+/// (`LC_ALL`, `LC_CTYPE`, `LANG`) is UTF-8, as the C library decides it:
+/// `setlocale(LC_CTYPE, "")` then `nl_langinfo(CODESET)`. A locale that is
+/// named but not installed (`LANG=en_US.UTF-8` in a slim container) is
+/// the C locale, as it is for GNU. `None` where there is no such C
+/// library call (Windows): the caller reads the variables itself.
+pub fn ctype_is_utf8() -> Option<bool> {
+    imp::ctype_is_utf8()
+}
+
+/// Closes standard output at the end of a run, as gnulib's `close_stdout`
+/// does: an error that only close(2) reports (NFS, FUSE: a delayed write
+/// failing) is the run's write error. A descriptor already closed when
+/// the run began is not an error. Nothing on Windows.
+///
+/// # Errors
+/// close(2)'s error (EIO, ENOSPC, EDQUOT, ...).
+pub fn close_stdout() -> io::Result<()> {
+    imp::close_stdout()
 }
 
 /// True when standard output may be shared with other processes' writes
@@ -276,9 +533,18 @@ static INPUT_CLOSED: std::sync::Condvar = std::sync::Condvar::new();
 
 /// How many times an open that finds descriptors exhausted, with no input
 /// open anywhere in the process to wait for, is tried again (10 ms apart:
-/// ENFILE is system-wide and another process may free one) before its
-/// error is reported.
+/// ENFILE is system-wide and another process may free one; a descriptor
+/// mhash holds for a moment, a cgroup file read to count the cores, may
+/// close) before its error is reported.
 const EXHAUSTED_RETRIES: u32 = 10;
+
+/// Set when an open's retries ran out with no input open ([`open_input`]),
+/// cleared by the next open that succeeds: while set, an open that finds
+/// descriptors exhausted with no input open fails at once. So a limit
+/// that nothing of mhash's can free (`prlimit --nofile=4 md5sum -c`: the
+/// checksum file holds the last descriptor) costs the wait once, not once
+/// per file, and each file fails at once as GNU's does.
+static EXHAUSTED: AtomicBool = AtomicBool::new(false);
 
 /// True for "too many open files" (EMFILE, this process; ENFILE, the
 /// system; Win32's ERROR_TOO_MANY_OPEN_FILES).
@@ -440,6 +706,14 @@ pub fn leave_cpu(cpu: Option<usize>) {
 /// Returns at once where nothing else waits for this CPU.
 pub fn let_run() {
     std::thread::yield_now();
+}
+
+/// True for a name that reads standard input: `-`, and on Unix the paths
+/// that name descriptor 0 (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`).
+/// Such inputs are read one at a time, in argument or line order: they
+/// share one stream (GNU reads them in order, one process, one thread).
+pub fn reads_stdin(name: &[u8]) -> bool {
+    name == b"-" || (cfg!(unix) && matches!(name, b"/dev/stdin" | b"/dev/fd/0" | b"/proc/self/fd/0"))
 }
 
 /// Bytes of address space this process may still map under its
@@ -653,15 +927,13 @@ fn released() {
 /// # Errors
 /// As `open(2)`.
 pub fn open_input(path: &std::path::Path, nonblock: bool, holding: bool) -> io::Result<Input> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    imp::nonblocking(&mut o, nonblock);
     let mut idle_tries = 0;
     loop {
         let seen = OPEN_INPUTS.load(SeqCst);
-        match o.open(path) {
+        match imp::open_read(path, nonblock) {
             Ok(file) => {
                 OPEN_INPUTS.fetch_add(1, SeqCst);
+                EXHAUSTED.store(false, SeqCst);
                 return Ok(Input { file: Some(file) });
             }
             Err(e) if fds_exhausted(&e) && !holding => {
@@ -676,7 +948,8 @@ pub fn open_input(path: &std::path::Path, nonblock: bool, holding: bool) -> io::
                     WAITING.fetch_sub(1, SeqCst);
                     continue;
                 }
-                if idle_tries == EXHAUSTED_RETRIES {
+                if idle_tries == EXHAUSTED_RETRIES || EXHAUSTED.load(SeqCst) {
+                    EXHAUSTED.store(true, SeqCst);
                     return Err(e);
                 }
                 idle_tries += 1;

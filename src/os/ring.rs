@@ -120,6 +120,54 @@ fn make() -> Option<IoUring> {
     (probe.is_supported(opcode::OpenAt::CODE) && probe.is_supported(opcode::Close::CODE)).then_some(ring)
 }
 
+/// True for a completion that says the ring did not carry the operation
+/// out, as opposed to the operation's own failure: ECANCELED (the kernel
+/// could not start an io-wq worker for an open that must block, at
+/// `RLIMIT_NPROC` or a container's pids limit), EAGAIN and EINTR.
+fn not_run(res: i32) -> bool {
+    res == -libc::ECANCELED || res == -libc::EAGAIN || res == -libc::EINTR
+}
+
+/// How many times in a row open(2) or close(2) is retried on EINTR
+/// before the interruption is the file's error.
+use super::MAX_EINTR;
+
+/// open(2) of `path` with the ring's flags, retried on EINTR a bounded
+/// number of times.
+fn open_direct(path: &CStr) -> io::Result<File> {
+    for _ in 0..MAX_EINTR {
+        // SAFETY: `path` is NUL-terminated; the flags ask for nothing
+        // that writes our memory.
+        let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC) };
+        if fd >= 0 {
+            // SAFETY: open(2) returned a new descriptor, ours.
+            return Ok(unsafe { File::from_raw_fd(fd) });
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+    Err(io::Error::from(io::ErrorKind::Interrupted))
+}
+
+/// close(2) of `fd`, which the caller gave up; EINTR counts as closed
+/// (Linux frees the descriptor), as in `os::close_file`.
+fn close_direct(fd: RawFd) -> io::Result<()> {
+    // SAFETY: `fd` was given to this batch to close and is closed once,
+    // here (its ring close never ran).
+    let r = unsafe { libc::close(fd) };
+    if r == 0 {
+        return Ok(());
+    }
+    let e = io::Error::last_os_error();
+    if e.kind() == io::ErrorKind::Interrupted {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}
+
 fn submit(ring: &mut IoUring, paths: &[&CStr], closes: &[RawFd]) -> Result<Done, ()> {
     let want = paths.len() + closes.len();
     {
@@ -145,6 +193,7 @@ fn submit(ring: &mut IoUring, paths: &[&CStr], closes: &[RawFd]) -> Result<Done,
     let mut closed: Vec<Option<io::Result<()>>> = (0..closes.len()).map(|_| None).collect();
     let mut got = 0;
     let mut submitted = false;
+    let mut interrupted = 0;
     while got < want {
         let r = if submitted {
             ring.submitter().submit_and_wait(1)
@@ -152,8 +201,25 @@ fn submit(ring: &mut IoUring, paths: &[&CStr], closes: &[RawFd]) -> Result<Done,
             ring.submit_and_wait(want)
         };
         match r {
-            Ok(_) => submitted = true,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => submitted = true,
+            Ok(_) => {
+                submitted = true;
+                interrupted = 0;
+            }
+            // Interrupted without end: if the kernel took nothing, give
+            // the work back (the caller opens with open(2), bounded too);
+            // else the operations it took complete on their own, and
+            // their completions are read from the shared ring without
+            // entering the kernel, a millisecond apart (no busy loop).
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                interrupted += 1;
+                if interrupted >= MAX_EINTR {
+                    if !submitted && ring.submission().len() == want {
+                        return Err(());
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                submitted |= ring.submission().len() < want;
+            }
             // The kernel took nothing (ENOMEM, EAGAIN, ...): the entries
             // stay queued in a ring the caller marks refused, never
             // entered again (no SQ polling thread: the kernel reads the
@@ -170,14 +236,21 @@ fn submit(ring: &mut IoUring, paths: &[&CStr], closes: &[RawFd]) -> Result<Done,
                 let i = (tag & !CLOSE_TAG) as usize;
                 // EINTR counts as closed (Linux frees the descriptor), as
                 // in os::close_file.
-                closed[i] = Some(if res < 0 && res != -libc::EINTR {
+                closed[i] = Some(if not_run(res) {
+                    // The close never ran: the descriptor is still ours.
+                    close_direct(closes[i])
+                } else if res < 0 && res != -libc::EINTR {
                     Err(io::Error::from_raw_os_error(-res))
                 } else {
                     Ok(())
                 });
             } else {
                 let i = tag as usize;
-                opened[i] = Some(if res < 0 {
+                opened[i] = Some(if not_run(res) {
+                    // The ring could not run the open (below): open(2)
+                    // here, and the file's own error, if any, is kept.
+                    open_direct(paths[i])
+                } else if res < 0 {
                     Err(io::Error::from_raw_os_error(-res))
                 } else {
                     // SAFETY: the kernel returned a new descriptor, ours.

@@ -97,7 +97,23 @@ fn raw_fd_file(fd: i32) -> StdFd {
 }
 
 pub(super) fn stdin_reader() -> Box<dyn Read + Send> {
+    // Closed when the run began: descriptor 0 may since name a file mhash
+    // opened (a checksum file), which `-` must not read; GNU's stdin
+    // fails with EBADF there.
+    if STDIN_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        return Box::new(ClosedStdin);
+    }
     Box::new(raw_fd_file(0))
+}
+
+/// Standard input that was closed when the run began: every read fails
+/// with EBADF.
+struct ClosedStdin;
+
+impl Read for ClosedStdin {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::from_raw_os_error(libc::EBADF))
+    }
 }
 
 pub(super) fn stdout_writer() -> Box<dyn io::Write + Send> {
@@ -118,6 +134,41 @@ pub(super) fn stdout_closed() -> bool {
     fd_closed(1)
 }
 
+pub(super) fn ctype_is_utf8() -> Option<bool> {
+    // SAFETY: setlocale is called once (the caller caches the answer),
+    // before or while no other thread uses the C library's locale (mhash
+    // calls no locale-dependent C function); the strings it and
+    // nl_langinfo return are read at once, before any other locale call.
+    unsafe {
+        if libc::setlocale(libc::LC_CTYPE, c"".as_ptr()).is_null() {
+            // Not installed: the C library stays in the C locale.
+            return Some(false);
+        }
+        let codeset = libc::nl_langinfo(libc::CODESET);
+        Some(
+            !codeset.is_null()
+                && std::ffi::CStr::from_ptr(codeset)
+                    .to_bytes()
+                    .eq_ignore_ascii_case(b"UTF-8"),
+        )
+    }
+}
+
+pub(super) fn close_stdout() -> io::Result<()> {
+    // SAFETY: descriptor 1 is closed once, at the end of the run, after
+    // its last write; nothing opens files after it.
+    if unsafe { libc::close(1) } == 0 {
+        return Ok(());
+    }
+    let e = io::Error::last_os_error();
+    // EBADF: it was closed when the run began (`>&-`), and nothing is
+    // pending (gnulib close_stream); EINTR: Linux freed it.
+    match e.raw_os_error() {
+        Some(libc::EBADF | libc::EINTR) => Ok(()),
+        _ => Err(e),
+    }
+}
+
 pub(super) fn stdout_shared() -> bool {
     // SAFETY: fstat and F_GETFL on descriptor 1 write only into `st`.
     unsafe {
@@ -133,7 +184,11 @@ pub(super) fn stdout_shared() -> bool {
     }
 }
 
+/// Descriptor 0 was closed when [`standard_fds_open`] first looked.
+static STDIN_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 pub(super) fn standard_fds_open() -> bool {
+    STDIN_CLOSED.store(fd_closed(0), std::sync::atomic::Ordering::Relaxed);
     !(0..3).any(fd_closed)
 }
 
@@ -194,11 +249,30 @@ pub(super) fn read_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize
     std::os::unix::fs::FileExt::read_at(f, buf, offset)
 }
 
-pub(super) fn nonblocking(o: &mut std::fs::OpenOptions, nonblock: bool) {
-    if nonblock {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NONBLOCK);
+pub(super) fn open_read(path: &std::path::Path, nonblock: bool) -> io::Result<File> {
+    use std::os::fd::FromRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "file name contained an unexpected NUL byte",
+        )
+    })?;
+    let flags = libc::O_RDONLY | libc::O_CLOEXEC | if nonblock { libc::O_NONBLOCK } else { 0 };
+    // std's open retries EINTR for ever; here a bounded number of times.
+    for _ in 0..super::MAX_EINTR {
+        // SAFETY: `c` is NUL-terminated; open(2) writes none of our memory.
+        let fd = unsafe { libc::open(c.as_ptr(), flags) };
+        if fd >= 0 {
+            // SAFETY: open(2) returned a new descriptor, ours.
+            return Ok(unsafe { File::from_raw_fd(fd) });
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
     }
+    Err(super::interrupted_too_often())
 }
 
 pub(super) fn open_error(_path: &std::path::Path, e: io::Error) -> io::Error {

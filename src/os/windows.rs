@@ -184,6 +184,14 @@ pub(super) fn stdout_closed() -> bool {
     false
 }
 
+pub(super) fn ctype_is_utf8() -> Option<bool> {
+    None
+}
+
+pub(super) fn close_stdout() -> io::Result<()> {
+    Ok(())
+}
+
 pub(super) fn stdout_shared() -> bool {
     false
 }
@@ -211,7 +219,9 @@ pub(super) fn read_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize
     std::os::windows::fs::FileExt::seek_read(f, buf, offset)
 }
 
-pub(super) fn nonblocking(_o: &mut std::fs::OpenOptions, _nonblock: bool) {}
+pub(super) fn open_read(path: &std::path::Path, _nonblock: bool) -> io::Result<File> {
+    std::fs::OpenOptions::new().read(true).open(path)
+}
 
 /// Win32 refuses to open a directory as a file (access denied, where
 /// Unix opens it and fails its read with EISDIR): said as GNU says it.

@@ -184,7 +184,7 @@ impl super::HashReport for Lines {
         con.write_out(&self.line);
     }
     fn error(&mut self, con: &mut super::Console, name: &[u8], _: &[Algorithm], e: &std::io::Error) {
-        con.error_io(name, e);
+        con.error_input(name, e);
     }
 }
 

@@ -48,6 +48,16 @@ pub struct Console {
     /// A write to standard error failed (nothing more can be said about
     /// it; the run still fails, see [`Console::finish`]).
     err_failed: bool,
+    /// A write error first seen when the buffer is flushed at the end
+    /// keeps its errno (GNU's `-z` digest lines: stdio's buffer meets the
+    /// error only at fclose, which keeps errno).
+    keeps_errno_at_close: bool,
+    /// Standard output is the process's descriptor 1, which
+    /// [`Console::finish`] closes (not a writer given to [`Console::new`]).
+    owns_stdout: bool,
+    /// The native face hashing without `-r`: an input that is a directory
+    /// is reported with what to do (`use -r`).
+    directory_hint: bool,
 }
 
 impl Console {
@@ -66,7 +76,9 @@ impl Console {
         } else {
             out
         };
-        Console::new(prog, compat, out, crate::os::stderr_writer(), line_buffered)
+        let mut con = Console::new(prog, compat, out, crate::os::stderr_writer(), line_buffered);
+        con.owns_stdout = true;
+        con
     }
 
     /// A console over the writers `out` and `err` (`line_buffered`: flush
@@ -85,12 +97,42 @@ impl Console {
             err,
             line_buffered,
             write_error: None,
+            keeps_errno_at_close: false,
+            owns_stdout: false,
             progress: None,
             flushes_per_line: true,
             dies_on_write_error: false,
             exits_on_write_error: false,
             err_failed: false,
+            directory_hint: false,
         }
+    }
+
+    /// The prefix of diagnostics (`PROG` of `PROG: MSG`), as bytes.
+    pub fn prog(&self) -> &[u8] {
+        &self.prog
+    }
+
+    /// Says that an input found to be a directory is reported as
+    /// `PROG: NAME: Is a directory (use -r to hash a directory's files)`
+    /// (the native face's hash mode without `-r`; GNU's names keep GNU's
+    /// words).
+    pub fn set_directory_hint(&mut self, yes: bool) {
+        self.directory_hint = yes;
+    }
+
+    /// Prints an input's read error as [`Console::error_io`] does, with the
+    /// hint of [`Console::set_directory_hint`] where it applies.
+    pub fn error_input(&mut self, name: &[u8], e: &std::io::Error) {
+        if !(self.directory_hint && crate::os::ErrorClass::of(e) == Some(crate::os::ErrorClass::IsADirectory))
+        {
+            return self.error_io(name, e);
+        }
+        let mut msg = self.quotef(name);
+        msg.extend_from_slice(b": ");
+        msg.extend_from_slice(crate::os::strerror(e).as_bytes());
+        msg.extend_from_slice(b" (use -r to hash a directory's files)");
+        self.error_msg(&msg);
     }
 
     /// Says whether GNU flushes standard output after each line of this
@@ -100,6 +142,14 @@ impl Console {
     /// after 9.11).
     pub fn set_flushes_per_line(&mut self, yes: bool) {
         self.flushes_per_line = yes;
+    }
+
+    /// Says that a write error met only by the final flush keeps its
+    /// errno in the message (GNU's digest lines under `-z`, which stdio
+    /// buffers until fclose; an earlier flush, as `error()` makes before
+    /// each diagnostic, loses it).
+    pub fn set_keeps_errno_at_close(&mut self, yes: bool) {
+        self.keeps_errno_at_close = yes;
     }
 
     /// Says that a failed write of a record first prints GNU 8.32
@@ -230,7 +280,16 @@ impl Console {
     /// exits 1). Returns true when all output was written.
     pub fn finish(&mut self) -> bool {
         let flushed = self.out.flush();
+        let at_close = self.write_error.is_none() && flushed.is_err();
         let Some(e) = self.write_error.take().or(flushed.err()) else {
+            // GNU's close_stdout: a write error only close(2) reports.
+            if self.owns_stdout
+                && let Err(e) = crate::os::close_stdout()
+            {
+                let msg = format!("write error: {}", crate::os::strerror(&e));
+                self.error_msg(msg.as_bytes());
+                return false;
+            }
             return !self.err_failed;
         };
         // GNU 9.1 lost errno unless the final fclose itself failed with it
@@ -241,7 +300,8 @@ impl Console {
             let first = format!("-: write error: {}", crate::os::strerror(&e));
             self.error_msg(first.as_bytes());
         }
-        let lost = self.compat <= GnuCompat::V9_1 || !self.flushes_per_line;
+        let lost = (self.compat <= GnuCompat::V9_1 || !self.flushes_per_line)
+            && !(self.keeps_errno_at_close && at_close);
         let msg = if lost && !crate::os::stdout_closed() {
             "write error".to_string()
         } else {

@@ -24,6 +24,7 @@
 mod ed;
 #[cfg(feature = "signatures")]
 mod openpgp;
+mod private;
 #[cfg(feature = "signatures")]
 mod ssh;
 
@@ -297,12 +298,23 @@ pub const SIBLINGS: [&str; 4] = ["sig", "asc", "gpg", "minisig"];
 ///
 /// Errors: every failure is a [`Bad`]; nothing here panics on any input.
 pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
+    let key = read_aux(req.key, "key file", BadKind::Unreadable, req.name);
+    // A private key where the public one belongs: said first, with the
+    // public key to give.
+    if let Ok(k) = &key
+        && let Some(kind) = private::private_kind(k)
+    {
+        return Err(Bad::new(
+            BadKind::Unreadable,
+            private::private_key_message(kind, req.key, req.name),
+        ));
+    }
     let (place, sig) = find_signature(content, req)?;
     let bad_at = |b: Bad| Bad {
         place: Some(place.clone()),
         ..b
     };
-    let key = read_aux(req.key, "key file", BadKind::Unreadable, req.name).map_err(bad_at)?;
+    let key = key.map_err(bad_at)?;
     let good = match &place {
         Place::Detached(_) => verify_detached(content, &sig, &key, req),
         Place::Inline => verify_inline(content, &key),

@@ -7,13 +7,18 @@
 //! `'$'\n''`-style escapes, and a name whose only problem is a single quote
 //! is wrapped in double quotes (`"it's"`).
 
-/// True when the locale's character type is UTF-8 (`LC_ALL`, else
-/// `LC_CTYPE`, else `LANG`), in which case valid multibyte characters
-/// are printable; in the C locale every byte >= 0x80 is escaped.
+/// True when the locale's character type is UTF-8 (as the C library
+/// decides it, [`crate::os::ctype_is_utf8`]: a locale named but not
+/// installed is the C locale), in which case valid multibyte characters
+/// are printable; in the C locale every byte >= 0x80 is escaped. Asked
+/// only when a name holds such a byte.
 fn utf8_locale() -> bool {
     use std::sync::OnceLock;
     static UTF8: OnceLock<bool> = OnceLock::new();
     *UTF8.get_or_init(|| {
+        if let Some(utf8) = crate::os::ctype_is_utf8() {
+            return utf8;
+        }
         let v = ["LC_ALL", "LC_CTYPE", "LANG"]
             .iter()
             .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
