@@ -532,3 +532,612 @@ fn fresh_keys_from_the_real_tools() {
     signify(out.path());
     ssh(out.path());
 }
+
+/// How GNU 9.1 `sha256sum` writes `name` in its messages (`quotef`, C
+/// locale): read from its `NAME: No such file or directory` line, for a
+/// name that does not exist. `None` where GNU is not installed.
+#[cfg(unix)]
+fn gnu_quotef(name: &str) -> Option<String> {
+    if !crate::util::gnu_available("signatures::gnu_quotef") {
+        return None;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let o = crate::util::gnu("sha256sum")
+        .current_dir(d.path())
+        .args(["--", name])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    let q = err
+        .strip_prefix("sha256sum: ")
+        .and_then(|e| e.strip_suffix(": No such file or directory\n"))
+        .unwrap_or_else(|| panic!("GNU said: {err:?}"));
+    Some(q.to_string())
+}
+
+/// A name in a verdict is quoted as GNU quotes names in its messages: a
+/// signature file named with `\r` and `ESC [2K` (carriage return, erase
+/// line) cannot rewrite a `BAD signature` line into a `Good signature` one
+/// on a terminal. The same for the signature found beside the checksum
+/// file, the names tried there, and the key file.
+#[cfg(unix)]
+#[test]
+fn names_in_verdicts_are_quoted_as_gnu_quotes_them() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "minisign");
+    let dir = d.path();
+    let id = expected(set, "minisign", "minisign.pub");
+    // The checksum file's name, and the signature found beside it.
+    let evil = "S\r\x1b[2Kmhash: S: Good signature";
+    let sig = format!("{evil}.minisig");
+    // GNU's quoting of these names (shell-escape style, C locale).
+    let q_evil = "'S'$'\\r\\033''[2Kmhash: S: Good signature'";
+    let q_sig = "'S'$'\\r\\033''[2Kmhash: S: Good signature.minisig'";
+    if let Some(g) = gnu_quotef(&sig) {
+        assert_eq!(g, q_sig, "GNU quotes the signature's name so");
+    }
+    let clean = |r: &Run| {
+        assert!(
+            !r.err.contains('\r') && !r.err.contains('\x1b'),
+            "a control character reached stderr: {:?}",
+            r.err
+        );
+    };
+    std::fs::copy(dir.join("SHA256SUMS"), dir.join(evil)).unwrap();
+    // The signature of another file, found beside: BAD, its name quoted.
+    std::fs::copy(dir.join("other.txt.minisig"), dir.join(&sig)).unwrap();
+    let r = check(dir, evil, "minisign.pub", None, &[]);
+    clean(&r);
+    refused(&r, q_evil, "BAD signature", Some("minisign"));
+    assert!(
+        r.err.contains(&format!("(minisign, key {id}, {q_sig}): ")),
+        "{:?}",
+        r.err
+    );
+    // A good one given with --signature: the name in `Good signature (...)`.
+    std::fs::copy(dir.join("SHA256SUMS.minisig"), dir.join(&sig)).unwrap();
+    let r = check(dir, "SHA256SUMS", "minisign.pub", Some(&sig), &[]);
+    clean(&r);
+    good(&r, "SHA256SUMS", "minisign", &id);
+    assert!(r.err.contains(&format!(", {q_sig})\n")), "{:?}", r.err);
+    // No signature beside: the names tried are quoted.
+    std::fs::remove_file(dir.join(&sig)).unwrap();
+    let r = check(dir, evil, "minisign.pub", None, &[]);
+    clean(&r);
+    refused(&r, q_evil, "no signature", None);
+    let q_asc = "'S'$'\\r\\033''[2Kmhash: S: Good signature.asc'";
+    assert!(r.err.contains(&format!(", {q_asc}, ")), "{:?}", r.err);
+    // The key file.
+    let key = "k\r\x1b[2K.pub";
+    let q_key = "'k'$'\\r\\033''[2K.pub'";
+    if let Some(g) = gnu_quotef(key) {
+        assert_eq!(g, q_key, "GNU quotes the key file's name so");
+    }
+    let r = sums(dir, key, None);
+    clean(&r);
+    refused(&r, "SHA256SUMS", "signature not checked", None);
+    assert!(
+        r.err
+            .contains(&format!("key file {q_key}: No such file or directory")),
+        "{:?}",
+        r.err
+    );
+    // A private key given as the key file, its public key beside it: both
+    // named, quoted.
+    let private = "k\r\x1b[2K";
+    let q_private = "'k'$'\\r\\033''[2K'";
+    std::fs::write(
+        dir.join(private),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE=\n-----END OPENSSH PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    std::fs::copy(dir.join("minisign.pub"), dir.join(key)).unwrap();
+    let r = sums(dir, private, None);
+    clean(&r);
+    refused(&r, "SHA256SUMS", "signature not checked", None);
+    let said = format!(
+        "key file {q_private} is an SSH private key, not a public key: give --key the public key, {q_key}"
+    );
+    assert!(r.err.contains(&said), "{:?}", r.err);
+}
+
+/// [`check`] killed after 20 seconds (then its exit code is -1).
+#[cfg(unix)]
+fn check_within(dir: &Path, file: &str, key: &str, sig: Option<&str>) -> Run {
+    let mut args = vec!["-c", file, "--key", key];
+    if let Some(s) = sig {
+        args.extend(["--signature", s]);
+    }
+    let o = crate::util::mhash(dir)
+        .args(&args)
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// A FIFO (no writer: opening it for reading waits for ever), a socket or
+/// a device as the key file or the signature file, also as the `FILE.sig`
+/// found beside the checksum file (a tarball can carry a FIFO): refused at
+/// once, one line naming the file and what it is, exit 1, nothing checked.
+#[cfg(unix)]
+#[test]
+fn a_fifo_socket_or_device_as_key_or_signature_is_refused_at_once() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "minisign");
+    let dir = d.path();
+    let mkfifo = |name: &str| {
+        assert!(
+            crate::util::command("mkfifo")
+                .arg(dir.join(name))
+                .status()
+                .unwrap()
+                .success(),
+            "mkfifo"
+        );
+    };
+    let not_read = |r: &Run, what: &str, q: &str, kind: &str| {
+        refused(r, "SHA256SUMS", "signature not checked", None);
+        let cause = format!("{what} {q}: {kind}, not a regular file");
+        assert!(r.err.contains(&cause), "{:?}", r.err);
+    };
+    // Found beside the checksum file (FILE.sig comes before FILE.minisig).
+    mkfifo("SHA256SUMS.sig");
+    let r = check_within(dir, "SHA256SUMS", "minisign.pub", None);
+    not_read(&r, "signature", "SHA256SUMS.sig", "a FIFO");
+    // Named by --signature.
+    mkfifo("fifo.minisig");
+    let r = check_within(dir, "SHA256SUMS", "minisign.pub", Some("fifo.minisig"));
+    not_read(&r, "signature", "fifo.minisig", "a FIFO");
+    std::fs::remove_file(dir.join("SHA256SUMS.sig")).unwrap();
+    // The key file: a FIFO, a socket, a character device.
+    mkfifo("fifo.pub");
+    let r = check_within(dir, "SHA256SUMS", "fifo.pub", None);
+    not_read(&r, "key file", "fifo.pub", "a FIFO");
+    let _listener = std::os::unix::net::UnixListener::bind(dir.join("socket.pub")).unwrap();
+    let r = check_within(dir, "SHA256SUMS", "socket.pub", None);
+    not_read(&r, "key file", "socket.pub", "a socket");
+    let r = check_within(dir, "SHA256SUMS", "/dev/null", None);
+    not_read(&r, "key file", "/dev/null", "a character device");
+    // The regular files beside them still verify.
+    let r = check_within(dir, "SHA256SUMS", "minisign.pub", None);
+    good(
+        &r,
+        "SHA256SUMS",
+        "minisign",
+        &expected(set, "minisign", "minisign.pub"),
+    );
+}
+
+/// An allowed-signers line's `namespaces="..."` is matched as OpenSSH's
+/// `match_pattern_list` matches it (`*`, `?`, comma-separated patterns,
+/// none trimmed, `!` negating), and in linear time: 400 `*`s before a
+/// byte that is not there took minutes by backtracking. Where ssh-keygen
+/// is installed, each verdict is first checked against `ssh-keygen -Y
+/// verify` with the same line.
+#[cfg(unix)]
+#[test]
+fn allowed_signers_namespaces_match_as_openssh_does_in_linear_time() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "ssh");
+    let dir = d.path();
+    let ed = expected(set, "ssh", "ed25519");
+    let line = std::fs::read_to_string(dir.join("allowed_signers")).unwrap();
+    let line = line.lines().next().unwrap().to_string();
+    assert!(line.contains(" namespaces=\"file\" "), "{line}");
+    let keygen = std::process::Command::new("sh")
+        .args(["-c", "command -v ssh-keygen"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !keygen {
+        crate::util::skip(
+            "signatures::allowed_signers_namespaces_match_as_openssh_does_in_linear_time",
+            "ssh-keygen not installed: the verdicts were NOT compared with OpenSSH's",
+        );
+    }
+    let stars = "*".repeat(400);
+    let cases: Vec<(String, bool)> = vec![
+        ("file".into(), true),
+        ("fi*".into(), true),
+        ("f?le".into(), true),
+        ("x*".into(), false),
+        ("git,file".into(), true),
+        ("file,".into(), true),
+        ("git, file".into(), false),
+        ("!file,*".into(), false),
+        ("*,!fil?".into(), false),
+        ("!x*,f*".into(), true),
+        ("!x*".into(), false),
+        ("".into(), false),
+        (format!("{stars}x"), false),
+        (format!("{stars}e"), true),
+        (format!("{stars}f{stars}l*e"), true),
+        // OpenSSH copies each pattern into a 1,024-byte buffer: one of
+        // 1,023 bytes or more allows nothing.
+        (format!("{}e", "*".repeat(1021)), true),
+        (format!("{}e", "*".repeat(1022)), false),
+        (format!("{stars}f{stars}l*e{stars}"), false),
+    ];
+    for (pattern, allowed) in cases {
+        let signers = line.replace("namespaces=\"file\"", &format!("namespaces=\"{pattern}\""));
+        std::fs::write(dir.join("signers"), format!("{signers}\n")).unwrap();
+        if keygen {
+            let o = crate::util::command("ssh-keygen")
+                .current_dir(dir)
+                .args(["-Y", "verify", "-f", "signers", "-I", "release@example.org"])
+                .args(["-n", "file", "-s", "SHA256SUMS.sig"])
+                .stdin(std::fs::File::open(dir.join("SHA256SUMS")).unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.success(),
+                allowed,
+                "ssh-keygen on namespaces=\"{pattern}\": {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        let start = std::time::Instant::now();
+        let r = check_within(dir, "SHA256SUMS", "signers", None);
+        let took = start.elapsed();
+        if allowed {
+            good(&r, "SHA256SUMS", "SSH", &ed);
+        } else {
+            refused_sums(&r, "signature by a key not in the key file", "SSH");
+        }
+        assert!(
+            took < std::time::Duration::from_secs(3),
+            "namespaces=\"{pattern}\" took {took:?}"
+        );
+    }
+}
+
+/// The offsets of every length prefix in an SSHSIG blob (PROTOCOL.sshsig),
+/// with what each one frames: the five strings after `SSHSIG` and the
+/// version, the strings inside the public key and inside the signature,
+/// and, for ECDSA, the two integers inside the signature's bytes.
+fn sshsig_length_prefixes(blob: &[u8]) -> Vec<(usize, String)> {
+    fn len_at(b: &[u8], at: usize) -> usize {
+        u32::from_be_bytes(b[at..at + 4].try_into().unwrap()) as usize
+    }
+    /// The strings one after another in `b[start..end]`: (offset, length).
+    fn strings(b: &[u8], start: usize, end: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = start;
+        while at < end {
+            let n = len_at(b, at);
+            out.push((at, n));
+            at += 4 + n;
+        }
+        assert_eq!(at, end, "the blob made by ssh-keygen is well formed");
+        out
+    }
+    assert_eq!(&blob[..6], b"SSHSIG");
+    let outer = strings(blob, 10, blob.len());
+    let names = [
+        "public key",
+        "namespace",
+        "reserved",
+        "hash algorithm",
+        "signature",
+    ];
+    assert_eq!(outer.len(), names.len());
+    let mut out: Vec<(usize, String)> = outer
+        .iter()
+        .zip(names)
+        .map(|(&(at, _), n)| (at, n.to_string()))
+        .collect();
+    let (key_at, key_len) = outer[0];
+    for (i, (at, _)) in strings(blob, key_at + 4, key_at + 4 + key_len)
+        .into_iter()
+        .enumerate()
+    {
+        out.push((at, format!("public key field {i}")));
+    }
+    let (sig_at, sig_len) = outer[4];
+    let inner = strings(blob, sig_at + 4, sig_at + 4 + sig_len);
+    for (i, &(at, _)) in inner.iter().enumerate() {
+        out.push((at, format!("signature field {i}")));
+    }
+    let (type_at, type_len) = inner[0];
+    if blob[type_at + 4..type_at + 4 + type_len].starts_with(b"ecdsa-") {
+        let (bytes_at, bytes_len) = inner[1];
+        for (i, (at, _)) in strings(blob, bytes_at + 4, bytes_at + 4 + bytes_len)
+            .into_iter()
+            .enumerate()
+        {
+            out.push((at, format!("ECDSA integer {i}")));
+        }
+    }
+    out
+}
+
+/// `blob` armored as ssh-keygen armors it (base64 in lines of 70).
+fn sshsig_armor(blob: &[u8]) -> String {
+    use base64::Engine;
+    let b = base64::engine::general_purpose::STANDARD.encode(blob);
+    let mut s = String::from("-----BEGIN SSH SIGNATURE-----\n");
+    for line in b.as_bytes().chunks(70) {
+        s.push_str(std::str::from_utf8(line).unwrap());
+        s.push('\n');
+    }
+    s.push_str("-----END SSH SIGNATURE-----\n");
+    s
+}
+
+/// Every length prefix of the signature `sig` (over `dir/SHA256SUMS`, by
+/// `principal` of `dir/allowed_signers`) one more and one less, and a byte
+/// after the blob: `ssh-keygen -Y verify` (where `keygen`) refuses each
+/// (`incomplete message`, trailing data, invalid format), and so must
+/// mhash: `BAD signature`, nothing checked. The signature as made verifies
+/// with both.
+fn corrupted_length_prefixes(dir: &Path, sig: &str, principal: &str, keygen: bool) {
+    use base64::Engine;
+    let keygen_ok = |file: &str| {
+        let o = crate::util::command("ssh-keygen")
+            .current_dir(dir)
+            .args(["-Y", "verify", "-f", "allowed_signers", "-I", principal])
+            .args(["-n", "file", "-s", file])
+            .stdin(std::fs::File::open(dir.join("SHA256SUMS")).unwrap())
+            .output()
+            .unwrap();
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    if keygen {
+        assert!(keygen_ok(sig).0, "ssh-keygen verifies {sig}");
+    }
+    let r = sums(dir, "allowed_signers", Some(sig));
+    assert_eq!(r.code, 0, "{sig}: {}", r.err);
+    let text = std::fs::read_to_string(dir.join(sig)).unwrap();
+    let b64: String = text.lines().filter(|l| !l.starts_with("-----")).collect();
+    let blob = base64::engine::general_purpose::STANDARD.decode(b64).unwrap();
+    let mut cases = Vec::new();
+    for (at, what) in sshsig_length_prefixes(&blob) {
+        let n = u32::from_be_bytes(blob[at..at + 4].try_into().unwrap());
+        for (delta, m) in [("+1", n.wrapping_add(1)), ("-1", n.wrapping_sub(1))] {
+            let mut b = blob.clone();
+            b[at..at + 4].copy_from_slice(&m.to_be_bytes());
+            cases.push((format!("{what} length {delta}"), b));
+        }
+    }
+    let mut trailing = blob.clone();
+    trailing.push(0);
+    cases.push(("a byte after the blob".to_string(), trailing));
+    for (what, b) in cases {
+        std::fs::write(dir.join("corrupt.sig"), sshsig_armor(&b)).unwrap();
+        if keygen {
+            let (ok, err) = keygen_ok("corrupt.sig");
+            assert!(!ok, "{sig}, {what}: ssh-keygen verified it: {err}");
+        }
+        let r = sums(dir, "allowed_signers", Some("corrupt.sig"));
+        assert_eq!(r.code, 1, "{sig}, {what}: verified: {}", r.err);
+        assert_eq!(r.out, "", "{sig}, {what}: nothing may be checked");
+        assert!(
+            r.err.contains(": SHA256SUMS: BAD signature (SSH"),
+            "{sig}, {what}: {}",
+            r.err
+        );
+        assert_eq!(r.err.lines().count(), 1, "{sig}, {what}: {}", r.err);
+    }
+}
+
+/// SSH signatures whose length prefixes do not frame their fields exactly
+/// (OpenSSH: `incomplete message`, or trailing data) are BAD, never good:
+/// the signatures ssh-keygen made for the fixtures (Ed25519, ECDSA, RSA)
+/// and, where ssh-keygen is installed, a fresh one, each corrupted at
+/// every length prefix.
+#[cfg(unix)]
+#[test]
+fn ssh_signatures_with_a_corrupted_length_prefix_are_bad() {
+    let set = Path::new(FIXTURES);
+    let d = copy_of(set, "ssh");
+    let dir = d.path();
+    let keygen = std::process::Command::new("sh")
+        .args(["-c", "command -v ssh-keygen"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !keygen {
+        crate::util::skip(
+            "signatures::ssh_signatures_with_a_corrupted_length_prefix_are_bad",
+            "ssh-keygen not installed: no fresh signature, and OpenSSH's verdicts NOT compared",
+        );
+    }
+    for (sig, who) in [
+        ("SHA256SUMS.sig", "release@example.org"),
+        ("SHA256SUMS.ecdsa.sig", "ecdsa@example.org"),
+        ("SHA256SUMS.rsa.sig", "rsa@example.org"),
+    ] {
+        corrupted_length_prefixes(dir, sig, who, keygen);
+    }
+    if keygen {
+        let k = dir.join("fresh_key");
+        // (ssh-keygen asks before it overwrites a signature.)
+        std::fs::remove_file(dir.join("SHA256SUMS.sig")).unwrap();
+        let made = crate::util::command("ssh-keygen")
+            .args(["-q", "-t", "ed25519", "-N", "", "-C", "fresh@example.org", "-f"])
+            .arg(&k)
+            .status()
+            .unwrap()
+            .success()
+            && crate::util::command("ssh-keygen")
+                .current_dir(dir)
+                .args(["-q", "-Y", "sign", "-n", "file", "-f"])
+                .arg(&k)
+                .arg("SHA256SUMS")
+                .output()
+                .unwrap()
+                .status
+                .success();
+        assert!(made, "ssh-keygen made a key and a signature");
+        std::fs::rename(dir.join("SHA256SUMS.sig"), dir.join("fresh.sig")).unwrap();
+        let public = std::fs::read_to_string(dir.join("fresh_key.pub")).unwrap();
+        std::fs::write(dir.join("allowed_signers"), format!("fresh@example.org {public}")).unwrap();
+        corrupted_length_prefixes(dir, "fresh.sig", "fresh@example.org", keygen);
+    }
+}
+
+/// Whether `tool` is installed (`command -v`).
+fn installed(tool: &str) -> bool {
+    std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Where `args[0]` is installed, runs it in `dir` (standard input from
+/// `stdin` there, if given) and asserts that it refuses: the format's own
+/// tool says the signature is no good too.
+fn tool_refuses(dir: &Path, args: &[&str], stdin: Option<&str>) {
+    if !installed(args[0]) {
+        crate::util::skip(
+            "signatures::malformed_signatures_are_bad_in_one_short_line",
+            &format!("{} not installed: its verdict NOT compared", args[0]),
+        );
+        return;
+    }
+    let mut c = crate::util::command(args[0]);
+    c.current_dir(dir).args(&args[1..]);
+    c.stdin(match stdin {
+        Some(f) => std::process::Stdio::from(std::fs::File::open(dir.join(f)).unwrap()),
+        None => std::process::Stdio::null(),
+    });
+    let o = c.output().unwrap();
+    assert!(!o.status.success(), "{args:?} accepted it");
+}
+
+/// One short line of stderr, with no Rust debug dump in it (rpgp's errors
+/// held the input bytes as decimal arrays, `[78, 68]`, and whole
+/// backtraces: 5 KB for a truncated key).
+fn one_short_line(r: &Run) {
+    assert_eq!(r.err.lines().count(), 1, "{}", r.err);
+    assert!(r.err.len() < 300, "{} bytes: {}", r.err.len(), r.err);
+    for dump in ["{", "[", "Error(", "acktrace"] {
+        assert!(!r.err.contains(dump), "{dump:?} in {}", r.err);
+    }
+}
+
+/// A signature told minisign, signify or SSH by its contents but not
+/// readable as that format is a `BAD signature`, as docs/signatures.md
+/// says (and the format's own tool refuses it); a key file that cannot be
+/// read as a key is an `unsupported signature`. Each is one short line,
+/// without the crates' debug dumps.
+#[cfg(unix)]
+#[test]
+fn malformed_signatures_are_bad_in_one_short_line() {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let set = Path::new(FIXTURES);
+    let bad = |r: &Run, format: &str| {
+        refused_sums(r, "BAD signature", format);
+        one_short_line(r);
+    };
+
+    // minisign: the signature line not base64; its algorithm neither Ed
+    // nor ED.
+    let d = copy_of(set, "minisign");
+    let dir = d.path();
+    let sig = std::fs::read_to_string(dir.join("SHA256SUMS.minisig")).unwrap();
+    let lines: Vec<&str> = sig.lines().collect();
+    let mut not_b64 = lines.clone();
+    let broken = format!("!{}", &lines[1][1..]);
+    not_b64[1] = &broken;
+    let mut raw = b64.decode(lines[1]).unwrap();
+    raw[..2].copy_from_slice(b"Zz");
+    let other_alg = b64.encode(&raw);
+    let mut alg = lines.clone();
+    alg[1] = &other_alg;
+    for (name, l) in [("notb64.minisig", not_b64), ("alg.minisig", alg)] {
+        std::fs::write(dir.join(name), l.join("\n") + "\n").unwrap();
+        tool_refuses(
+            dir,
+            &[
+                "minisign",
+                "-V",
+                "-p",
+                "minisign.pub",
+                "-m",
+                "SHA256SUMS",
+                "-x",
+                name,
+            ],
+            None,
+        );
+        bad(&sums(dir, "minisign.pub", Some(name)), "minisign");
+    }
+
+    // signify: the signature line not base64; base64 of too few bytes.
+    let d = copy_of(set, "signify");
+    let dir = d.path();
+    let sig = std::fs::read_to_string(dir.join("SHA256SUMS.sig")).unwrap();
+    let lines: Vec<&str> = sig.lines().collect();
+    let raw = b64.decode(lines[1]).unwrap();
+    let short = b64.encode(&raw[..70]);
+    for (name, line) in [
+        ("notb64.sig", format!("!{}", &lines[1][1..])),
+        ("short.sig", short),
+    ] {
+        std::fs::write(dir.join(name), format!("{}\n{line}\n", lines[0])).unwrap();
+        tool_refuses(
+            dir,
+            &[
+                "signify-openbsd",
+                "-V",
+                "-p",
+                "signify.pub",
+                "-m",
+                "SHA256SUMS",
+                "-x",
+                name,
+            ],
+            None,
+        );
+        bad(&sums(dir, "signify.pub", Some(name)), "signify");
+    }
+
+    // SSH: the armor holds no base64.
+    let d = copy_of(set, "ssh");
+    let dir = d.path();
+    let sig = std::fs::read_to_string(dir.join("SHA256SUMS.sig")).unwrap();
+    let armor: Vec<&str> = sig.lines().collect();
+    let body = armor[1..armor.len() - 1].join("\n").replace('A', "!");
+    let text = format!("{}\n{body}\n{}\n", armor[0], armor[armor.len() - 1]);
+    std::fs::write(dir.join("notb64.sig"), text).unwrap();
+    tool_refuses(
+        dir,
+        &[
+            "ssh-keygen",
+            "-Y",
+            "verify",
+            "-f",
+            "allowed_signers",
+            "-I",
+            "release@example.org",
+        ]
+        .into_iter()
+        .chain(["-n", "file", "-s", "notb64.sig"])
+        .collect::<Vec<_>>(),
+        Some("SHA256SUMS"),
+    );
+    bad(&sums(dir, "allowed_signers", Some("notb64.sig")), "SSH");
+
+    // OpenPGP key files cut in half (binary and armored): not readable as
+    // keys, `unsupported`, in a few words.
+    let d = copy_of(set, "openpgp");
+    let dir = d.path();
+    for (key, cut, sig) in [
+        ("rsa.gpg", "cut.gpg", "SHA256SUMS.rsa.sig"),
+        ("release.asc", "cut.asc", "SHA256SUMS.asc"),
+    ] {
+        let k = std::fs::read(dir.join(key)).unwrap();
+        std::fs::write(dir.join(cut), &k[..k.len() / 2]).unwrap();
+        let r = sums(dir, cut, Some(sig));
+        refused_sums(&r, "unsupported signature", "OpenPGP");
+        one_short_line(&r);
+    }
+}

@@ -49,11 +49,19 @@ pub(super) fn signed_text(
             return None;
         }
     };
+    // Every file name in the verdict (the signature file, the names tried
+    // beside the checksum file, the key file) is quoted as GNU quotes the
+    // names in its messages: a name cannot carry a control sequence to the
+    // terminal.
+    let quoted = |p: &std::path::Path| {
+        String::from_utf8_lossy(&con.quotef(&crate::os::os_bytes(p.as_os_str()))).into_owned()
+    };
     let req = sig::Request {
         checksum_file: (!is_stdin).then_some(std::path::Path::new(checkfile)),
         key: std::path::Path::new(&signed.key),
         signature: signed.signature.as_deref().map(std::path::Path::new),
         namespace: &signed.namespace,
+        name: &quoted,
     };
     let place_bytes = |p: &Option<Place>| match p {
         Some(Place::Detached(f)) => Some(crate::os::os_bytes(f.as_os_str()).into_owned()),
@@ -67,13 +75,18 @@ pub(super) fn signed_text(
             con.quotef(display)
         }
     };
+    let verdict = sig::verify(&content, &req);
+    let words = match &verdict {
+        Ok(good) => good.message(&quoted),
+        Err(bad) => bad.message(&quoted),
+    };
     let mut msg = named(con);
     msg.extend_from_slice(b": ");
-    match sig::verify(&content, &req) {
+    msg.extend_from_slice(words.as_bytes());
+    match verdict {
         Ok(good) => {
             // `--status` prints nothing for a good run: nor this line.
             let say = job.verbosity != Verbosity::Status;
-            msg.extend_from_slice(good.to_string().as_bytes());
             if say {
                 con.error_msg(&msg);
             }
@@ -107,8 +120,7 @@ pub(super) fn signed_text(
             Some(good.text.unwrap_or(content))
         }
         Err(bad) => {
-            let line = bad.to_string();
-            msg.extend_from_slice(line.as_bytes());
+            let line = words;
             con.error_msg(&msg);
             if job.json {
                 let file = place_bytes(&bad.place);

@@ -60,15 +60,12 @@ fn parse_key(key: &[u8], what: Format) -> Result<EdKey, Bad> {
 pub(super) fn verify_minisign(content: &[u8], sig: &[u8], key: &[u8]) -> Result<Good, Bad> {
     let k = parse_key(key, Format::Minisign)?;
     let id = keynum_hex(&k.keynum);
+    // Told minisign by its lines, then not readable as minisign: a
+    // malformed signature, BAD.
     let text = std::str::from_utf8(sig)
-        .map_err(|_| Bad::new(BadKind::Unsupported, "the signature file is not text").key(id.clone()))?;
-    let s = minisign_verify::Signature::decode(text).map_err(|e| {
-        Bad::new(
-            BadKind::Unsupported,
-            format!("not a valid minisign signature: {e}"),
-        )
-        .key(id.clone())
-    })?;
+        .map_err(|_| Bad::new(BadKind::Bad, "malformed minisign signature: not text").key(id.clone()))?;
+    let s = minisign_verify::Signature::decode(text)
+        .map_err(|e| Bad::new(BadKind::Bad, minisign_malformed(&e)).key(id.clone()))?;
     // The key number the signature names (its second line, bytes 2..10).
     let signed_by = text
         .lines()
@@ -87,20 +84,21 @@ pub(super) fn verify_minisign(content: &[u8], sig: &[u8], key: &[u8]) -> Result<
         )
         .key(keynum_hex(&n)));
     }
-    let pk = minisign_verify::PublicKey::from_base64(&k.line)
-        .map_err(|e| Bad::new(BadKind::Unsupported, format!("the key file: {e}")).key(id.clone()))?;
+    let pk = minisign_verify::PublicKey::from_base64(&k.line).map_err(|_| {
+        Bad::new(BadKind::Unsupported, "the key file is not a minisign public key").key(id.clone())
+    })?;
     // Legacy (non-prehashed `Ed`) signatures are accepted, as minisign
     // 0.11 -V accepts them.
     pk.verify(content, &s, true).map_err(|e| {
-        let kind = match e {
-            minisign_verify::Error::UnexpectedKeyId => BadKind::UnknownKey,
-            minisign_verify::Error::InvalidSignature => BadKind::Bad,
-            _ => BadKind::Unsupported,
-        };
-        let cause = if kind == BadKind::Bad {
-            "the signature does not match the file".to_string()
-        } else {
-            e.to_string()
+        let (kind, cause) = match e {
+            minisign_verify::Error::UnexpectedKeyId => (
+                BadKind::UnknownKey,
+                "made by another key than the key file's".to_string(),
+            ),
+            minisign_verify::Error::InvalidSignature => {
+                (BadKind::Bad, "the signature does not match the file".to_string())
+            }
+            e => (BadKind::Bad, minisign_malformed(&e)),
         };
         Bad::new(kind, cause).key(id.clone())
     })?;
@@ -114,14 +112,35 @@ pub(super) fn verify_minisign(content: &[u8], sig: &[u8], key: &[u8]) -> Result<
     })
 }
 
-/// A signify signature's two parts: key number and signature.
+/// Why a signature told minisign by its lines could not be read, in
+/// mhash's words (the crate's name no more than the fault).
+fn minisign_malformed(e: &minisign_verify::Error) -> String {
+    let why = match e {
+        minisign_verify::Error::InvalidEncoding => {
+            "not a comment, a base64 signature of 74 bytes, a trusted comment and a base64 global signature of 64 bytes"
+        }
+        minisign_verify::Error::UnsupportedAlgorithm | minisign_verify::Error::UnexpectedAlgorithm => {
+            "its algorithm is neither Ed nor ED"
+        }
+        _ => "not readable",
+    };
+    format!("malformed minisign signature: {why}")
+}
+
+/// A signify signature's two parts: key number and signature. A second
+/// line that is not base64 of `Ed`, a key number and 64 bytes is a
+/// malformed signature: BAD.
 fn parse_signify_sig(b64_line: &[u8]) -> Result<([u8; 8], [u8; 64]), Bad> {
-    let bin = b64(trim_cr(b64_line))
-        .ok_or_else(|| Bad::new(BadKind::Unsupported, "the signature line is not base64"))?;
+    let bin = b64(trim_cr(b64_line)).ok_or_else(|| {
+        Bad::new(
+            BadKind::Bad,
+            "malformed signify signature: its second line is not base64",
+        )
+    })?;
     if bin.len() != 74 || !bin.starts_with(b"Ed") {
         return Err(Bad::new(
-            BadKind::Unsupported,
-            "not a signify signature: not Ed, a key number and a 64-byte signature",
+            BadKind::Bad,
+            "malformed signify signature: not Ed, a key number and a 64-byte signature",
         ));
     }
     let mut n = [0; 8];
@@ -157,7 +176,7 @@ pub(super) fn verify_signify(content: &[u8], sig: &[u8], key: &[u8]) -> Result<G
     let line = sig
         .split(|&b| b == b'\n')
         .nth(1)
-        .ok_or_else(|| Bad::new(BadKind::Unsupported, "the signature file has no signature line"))?;
+        .ok_or_else(|| Bad::new(BadKind::Bad, "malformed signify signature: no second line"))?;
     let (n, s) = parse_signify_sig(line)?;
     let id = check_signify(content, n, s, key)?;
     Ok(Good {
@@ -176,7 +195,10 @@ pub(super) fn verify_signify_embedded(content: &[u8], key: &[u8]) -> Result<Good
     let mut it = content.splitn(3, |&b| b == b'\n');
     let (_comment, line, msg) = (it.next(), it.next(), it.next());
     let (Some(line), Some(msg)) = (line, msg) else {
-        return Err(Bad::new(BadKind::Unsupported, "no message after the signature"));
+        return Err(Bad::new(
+            BadKind::Bad,
+            "malformed signify signature: no message after the signature lines",
+        ));
     };
     let (n, s) = parse_signify_sig(line)?;
     let id = check_signify(msg, n, s, key)?;

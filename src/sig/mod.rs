@@ -28,7 +28,6 @@ mod private;
 #[cfg(feature = "signatures")]
 mod ssh;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The largest signature or key file read: 16 MiB (a keyring export of a
@@ -77,7 +76,7 @@ pub enum Place {
 }
 
 /// How to verify: the options of `--key`, `--signature`, `--namespace`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Request<'a> {
     /// The checksum file's path; `None` for standard input (then the
     /// signature must be `signature` or inline).
@@ -89,6 +88,10 @@ pub struct Request<'a> {
     pub signature: Option<&'a Path>,
     /// `--namespace` (SSH signatures only).
     pub namespace: &'a str,
+    /// How a file name is written in a message (GNU's `quotef`, from the
+    /// caller): every key and signature file name in a [`Bad`]'s cause
+    /// goes through it, so that no name reaches a terminal raw.
+    pub name: &'a dyn Fn(&Path) -> String,
 }
 
 /// A signature that verified.
@@ -121,15 +124,18 @@ pub struct Good {
 /// Why a checksum file's signature did not verify.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BadKind {
-    /// The signature does not verify over the file with the key.
+    /// The signature does not verify over the file with the key, or it is
+    /// malformed: told to be of a format by its contents, then not
+    /// readable as that format.
     Bad,
     /// No signature was found.
     Missing,
     /// The signature or key could not be read (I/O error, too large, the
     /// key file not there).
     Unreadable,
-    /// Not a signature or key in a supported format, or a mix of two
-    /// formats, or this build has no signature support.
+    /// Not a signature in a format mhash reads (or an empty file), a key
+    /// file that is not a key of the signature's format (another format,
+    /// or not readable as a key), or this build has no signature support.
     Unsupported,
     /// The key file holds no key that made the signature.
     UnknownKey,
@@ -211,11 +217,12 @@ impl Bad {
     }
 }
 
-/// `BAD signature (minisign, key 1A2B..., SUMS.minisig): CAUSE`: the words
-/// for the kind, then what is known of format, key and place.
-impl fmt::Display for Bad {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.kind.words())?;
+impl Bad {
+    /// `BAD signature (minisign, key 1A2B..., SUMS.minisig): CAUSE`: the
+    /// words for the kind, then what is known of format, key and place,
+    /// the signature file's name written by `name` (the caller's quoting).
+    pub fn message(&self, name: &dyn Fn(&Path) -> String) -> String {
+        let mut out = self.kind.words().to_string();
         let mut parts = Vec::new();
         if let Some(x) = self.format {
             parts.push(x.name().to_string());
@@ -224,28 +231,61 @@ impl fmt::Display for Bad {
             parts.push(format!("key {k}"));
         }
         match &self.place {
-            Some(Place::Detached(p)) => parts.push(p.display().to_string()),
+            Some(Place::Detached(p)) => parts.push(name(p)),
             Some(Place::Inline) => parts.push("inline".to_string()),
             None => {}
         }
         if !parts.is_empty() {
-            write!(f, " ({})", parts.join(", "))?;
+            out.push_str(&format!(" ({})", parts.join(", ")));
         }
-        write!(f, ": {}", self.cause)
+        out.push_str(": ");
+        out.push_str(&self.cause);
+        out
     }
 }
 
-/// `Good signature (OpenPGP, key FPR, signer "A <a@b>", SUMS.asc)`.
-impl fmt::Display for Good {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Good signature ({}, key {}", self.format.name(), self.key_id)?;
+impl Good {
+    /// `Good signature (OpenPGP, key FPR, signer "A <a@b>", SUMS.asc)`,
+    /// the signature file's name written by `name` (the caller's quoting).
+    pub fn message(&self, name: &dyn Fn(&Path) -> String) -> String {
+        let mut out = format!("Good signature ({}, key {}", self.format.name(), self.key_id);
         if let Some(s) = &self.signer {
-            write!(f, ", signer {s:?}")?;
+            out.push_str(&format!(", signer {s:?}"));
         }
         match &self.place {
-            Place::Detached(p) => write!(f, ", {})", p.display()),
-            Place::Inline => f.write_str(", inline)"),
+            Place::Detached(p) => out.push_str(&format!(", {})", name(p))),
+            Place::Inline => out.push_str(", inline)"),
         }
+        out
+    }
+}
+
+/// A crate's error message, made fit for one line of a verdict: the
+/// text before the first Rust debug dump in it (`Error(`, `{`, `[`: rpgp's
+/// errors carry the input bytes as decimal arrays and whole backtraces) or
+/// line break, at most 100 bytes, control characters left out; when
+/// nothing is left, `fallback`.
+#[cfg_attr(not(feature = "signatures"), allow(dead_code))]
+fn brief(e: &dyn std::fmt::Display, fallback: &str) -> String {
+    let text = e.to_string();
+    let cut = ["Error(", "{", "[", "\n", "backtrace", "Backtrace"]
+        .iter()
+        .filter_map(|m| text.find(m))
+        .min()
+        .unwrap_or(text.len());
+    let mut out: String = text[..cut].chars().filter(|c| !c.is_control()).collect();
+    if out.len() > 100 {
+        let mut end = 100;
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+    }
+    let out = out.trim_end_matches(|c: char| c.is_whitespace() || ":,;(".contains(c));
+    if out.is_empty() {
+        fallback.to_string()
+    } else {
+        out.to_string()
     }
 }
 
@@ -258,7 +298,7 @@ pub const SIBLINGS: [&str; 4] = ["sig", "asc", "gpg", "minisig"];
 ///
 /// Errors: every failure is a [`Bad`]; nothing here panics on any input.
 pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
-    let key = read_aux(req.key, "key file", BadKind::Unreadable);
+    let key = read_aux(req.key, "key file", BadKind::Unreadable, req.name);
     // A private key where the public one belongs: said first, with the
     // public key to give.
     if let Ok(k) = &key
@@ -266,7 +306,7 @@ pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
     {
         return Err(Bad::new(
             BadKind::Unreadable,
-            private::private_key_message(kind, req.key),
+            private::private_key_message(kind, req.key, req.name),
         ));
     }
     let (place, sig) = find_signature(content, req)?;
@@ -292,7 +332,7 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
     let mut tried = Vec::new();
     if let Some(s) = req.signature {
         let place = Place::Detached(s.to_path_buf());
-        return read_aux(s, "signature", BadKind::Missing)
+        return read_aux(s, "signature", BadKind::Missing, req.name)
             .map(|b| (place.clone(), b))
             .map_err(|mut e| {
                 e.place = Some(place);
@@ -307,13 +347,13 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
             let p = PathBuf::from(p);
             match std::fs::symlink_metadata(&p) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    tried.push(p.display().to_string());
+                    tried.push((req.name)(&p));
                     continue;
                 }
                 _ => {}
             }
             let place = Place::Detached(p.clone());
-            return read_aux(&p, "signature", BadKind::Unreadable)
+            return read_aux(&p, "signature", BadKind::Unreadable, req.name)
                 .map(|b| (place.clone(), b))
                 .map_err(|mut e| {
                     e.place = Some(place);
@@ -335,10 +375,22 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
     Err(Bad::new(BadKind::Missing, cause))
 }
 
-/// Reads a key or signature file (`what` names it in errors), at most
-/// [`MAX_AUX_FILE`] bytes. A file that is not there is a `missing`
-/// failure; any other error, or a larger file, [`BadKind::Unreadable`].
-fn read_aux(path: &Path, what: &str, missing: BadKind) -> Result<Vec<u8>, Bad> {
+/// Reads a key or signature file (`what` and `name(path)` name it in
+/// errors), at most [`MAX_AUX_FILE`] bytes. A file that is not there is a
+/// `missing` failure; any other error, a larger file, or one that is not a
+/// regular file, [`BadKind::Unreadable`].
+///
+/// Only a regular file is read: a FIFO without a writer would block the
+/// open (and one with a writer the read) for ever, a device may never end.
+/// The kind is checked before the open (with `stat`, which opens nothing),
+/// then on the open descriptor, opened without waiting (`O_NONBLOCK`), in
+/// case the name was replaced in between.
+fn read_aux(
+    path: &Path,
+    what: &str,
+    missing: BadKind,
+    name: &dyn Fn(&Path) -> String,
+) -> Result<Vec<u8>, Bad> {
     use std::io::Read;
     let io = |e: std::io::Error| {
         let kind = if e.kind() == std::io::ErrorKind::NotFound {
@@ -348,19 +400,57 @@ fn read_aux(path: &Path, what: &str, missing: BadKind) -> Result<Vec<u8>, Bad> {
         };
         Bad::new(
             kind,
-            format!("{what} {}: {}", path.display(), crate::os::strerror(&e)),
+            format!("{what} {}: {}", name(path), crate::os::strerror(&e)),
         )
     };
-    let f = std::fs::File::open(path).map_err(io)?;
+    let regular = |m: std::fs::Metadata| match special_kind(&m.file_type()) {
+        None => Ok(()),
+        Some(k) => Err(Bad::new(
+            BadKind::Unreadable,
+            format!("{what} {}: {k}, not a regular file: not read", name(path)),
+        )),
+    };
+    regular(std::fs::metadata(path).map_err(io)?)?;
+    let f = crate::os::open_input(path, true, false).map_err(io)?;
+    regular(f.metadata().map_err(io)?)?;
+    crate::os::set_blocking(&f).map_err(io)?;
     let mut buf = Vec::new();
     f.take(MAX_AUX_FILE + 1).read_to_end(&mut buf).map_err(io)?;
     if buf.len() as u64 > MAX_AUX_FILE {
         return Err(Bad::new(
             BadKind::Unreadable,
-            format!("{what} {}: larger than {MAX_AUX_FILE} bytes", path.display()),
+            format!("{what} {}: larger than {MAX_AUX_FILE} bytes", name(path)),
         ));
     }
     Ok(buf)
+}
+
+/// What a file that is not a regular file is, in words (`a FIFO`, `a
+/// directory`, ...); `None` for a regular file.
+fn special_kind(t: &std::fs::FileType) -> Option<&'static str> {
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some("a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a FIFO");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+        if t.is_char_device() {
+            return Some("a character device");
+        }
+        if t.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    Some("a special file")
 }
 
 /// What a signature file's contents are.
@@ -512,6 +602,17 @@ mod tests {
     }
 
     #[test]
+    fn crate_errors_lose_their_debug_dumps() {
+        let dump = "IO error: failed reading: armor footer Error(Error { input: [78, 68], code: Tag })";
+        assert_eq!(brief(&dump, "x"), "IO error: failed reading: armor footer");
+        let nested = "error while parsing composed key: IO { source: Custom { kind: Other } }";
+        assert_eq!(brief(&nested, "x"), "error while parsing composed key: IO");
+        assert_eq!(brief(&"{ all: [1, 2] }", "unreadable"), "unreadable");
+        assert_eq!(brief(&"a\u{1b}[2Kb", "x"), "a");
+        assert!(brief(&"long ".repeat(100), "x").len() <= 100);
+    }
+
+    #[test]
     fn a_bad_verdict_names_format_key_and_place() {
         let b = Bad {
             kind: BadKind::Bad,
@@ -520,9 +621,10 @@ mod tests {
             place: Some(Place::Detached("S.minisig".into())),
             cause: "signature does not match the file".into(),
         };
+        let quoted = |p: &Path| format!("[{}]", p.display());
         assert_eq!(
-            b.to_string(),
-            "BAD signature (minisign, key ABCD, S.minisig): signature does not match the file"
+            b.message(&quoted),
+            "BAD signature (minisign, key ABCD, [S.minisig]): signature does not match the file"
         );
     }
 }

@@ -67,13 +67,13 @@ fn parse_keys(key: &[u8]) -> Result<Vec<SignedPublicKey>, Bad> {
                         Ok(PublicOrSecret::Public(p)) => keys.push(p),
                         Ok(PublicOrSecret::Secret(s)) => keys.push(s.to_public_key()),
                         Err(e) => {
-                            first_error.get_or_insert(e.to_string());
+                            first_error.get_or_insert(super::brief(&e, "not OpenPGP key data"));
                         }
                     }
                 }
             }
             Err(e) => {
-                first_error.get_or_insert(e.to_string());
+                first_error.get_or_insert(super::brief(&e, "not OpenPGP key data"));
             }
         }
     }
@@ -271,11 +271,12 @@ fn check_all(sigs: &[Signature], data: &[u8], key: &[u8]) -> Result<(String, Opt
 /// Verifies a detached signature (armored or binary) over `content`.
 pub(super) fn verify_detached(content: &[u8], sig: &[u8], key: &[u8]) -> Result<Good, Bad> {
     let malformed = |e: String| Bad::new(BadKind::Bad, format!("malformed OpenPGP signature: {e}"));
-    let (iter, _) = DetachedSignature::from_reader_many(sig).map_err(|e| malformed(e.to_string()))?;
+    let unreadable = |e: pgp::errors::Error| malformed(super::brief(&e, "not OpenPGP packets"));
+    let (iter, _) = DetachedSignature::from_reader_many(sig).map_err(unreadable)?;
     let sigs = iter
         .map(|s| s.map(|d| d.signature))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| malformed(e.to_string()))?;
+        .map_err(unreadable)?;
     if sigs.is_empty() {
         return Err(malformed("no signature packet".into()));
     }
@@ -320,8 +321,10 @@ pub(super) fn verify_clearsigned(content: &[u8], key: &[u8]) -> Result<Good, Bad
     let block: Vec<u8> = lines[begin..=end].concat();
     let text = std::str::from_utf8(&block)
         .map_err(|_| Bad::new(BadKind::Bad, "the clearsigned block is not UTF-8 text"))?;
-    let (msg, _) = CleartextSignedMessage::from_string(text)
-        .map_err(|e| Bad::new(BadKind::Bad, format!("malformed clearsigned message: {e}")))?;
+    let (msg, _) = CleartextSignedMessage::from_string(text).map_err(|e| {
+        let why = super::brief(&e, "not OpenPGP's cleartext signature framework");
+        Bad::new(BadKind::Bad, format!("malformed clearsigned message: {why}"))
+    })?;
     // What was hashed: dash-escaping undone, trailing blanks dropped, CRLF
     // line ends (RFC 9580 §7.2); the same lines are the ones checked.
     let signed = msg.signed_text();

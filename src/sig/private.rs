@@ -68,8 +68,9 @@ pub fn private_kind(key: &[u8]) -> Option<PrivateKind> {
 
 /// The message for a private key given as `--key path`: what it is, and
 /// the public key to give instead (the file beside it where that file is
-/// there, else how to get it).
-pub fn private_key_message(kind: PrivateKind, path: &Path) -> String {
+/// there, else how to get it). File names are written by `name` (the
+/// caller's quoting, as [`super::Request::name`]).
+pub fn private_key_message(kind: PrivateKind, path: &Path, name: &dyn Fn(&Path) -> String) -> String {
     let beside = |from: &str, to: &str| -> Option<PathBuf> {
         let name = path.file_name()?.to_str()?;
         let public = match name.strip_suffix(from) {
@@ -81,7 +82,7 @@ pub fn private_key_message(kind: PrivateKind, path: &Path) -> String {
         p.is_file().then_some(p)
     };
     let found = |p: Option<PathBuf>, how: &str| match p {
-        Some(p) => format!(", {}", p.display()),
+        Some(p) => format!(", {}", name(&p)),
         None => format!(" ({how})"),
     };
     let (what, public) = match kind {
@@ -89,7 +90,7 @@ pub fn private_key_message(kind: PrivateKind, path: &Path) -> String {
             "an SSH private key",
             found(
                 beside("", ".pub"),
-                &format!("`ssh-keygen -y -f {}` prints it", path.display()),
+                &format!("`ssh-keygen -y -f {}` prints it", name(path)),
             ),
         ),
         PrivateKind::Minisign => (
@@ -116,7 +117,7 @@ pub fn private_key_message(kind: PrivateKind, path: &Path) -> String {
     };
     format!(
         "key file {} is {what}, not a public key: give --key the public key{public}",
-        path.display()
+        name(path)
     )
 }
 
