@@ -58,6 +58,13 @@ macro_rules! assert_bytes_eq {
 /// The mhash binary under test.
 pub const MHASH: &str = env!("CARGO_BIN_EXE_mhash");
 
+/// The prefix mhash gives its diagnostics when started as [`MHASH`]:
+/// `argv[0]` as invoked on Unix (GNU's `program_name`), the base name
+/// without `.exe` on Windows.
+pub fn prog() -> &'static str {
+    if cfg!(windows) { "mhash" } else { MHASH }
+}
+
 /// Every GNU name mhash answers to: the checksum tools, then `sum`.
 pub const GNU_NAMES: [&str; 9] = [
     "md5sum",

@@ -27,7 +27,7 @@ fn a_prose_line_leaves_the_next_line_as_gnu_reads_it() {
         .stdout("x: OK\n")
         .stderr(format!(
             "{}: WARNING: 1 line is improperly formatted\n",
-            util::MHASH
+            util::prog()
         ));
     // As GNU's sha256sum reads the same file, where it is installed.
     #[cfg(unix)]
@@ -65,7 +65,7 @@ fn one_byte_digests_in_a_sha256sums_never_pass() {
         .stdout("")
         .stderr(format!(
             "{}: list: no properly formatted checksum lines found\n",
-            util::MHASH
+            util::prog()
         ));
 }
 
@@ -82,7 +82,7 @@ fn a_named_algorithm_does_not_give_way_to_a_digest_length() {
         .stdout("")
         .stderr(format!(
             "{}: MD5SUMS: no properly formatted checksum lines found\n",
-            util::MHASH
+            util::prog()
         ));
     // A tag still names its own algorithm there.
     fs::write(d.path().join("MD5SUMS"), format!("SHA256 (abc) = {SHA256_ABC}\n")).unwrap();
@@ -106,7 +106,7 @@ fn text_files_are_one_line_and_exit_1() {
             .stdout("")
             .stderr(format!(
                 "{}: {name}: no properly formatted checksum lines found\n",
-                util::MHASH
+                util::prog()
             ));
     }
 }
@@ -147,7 +147,7 @@ fn a_large_binary_file_is_one_line_and_quick() {
         err,
         format!(
             "{}: disk.img: no properly formatted checksum lines found\n",
-            util::MHASH
+            util::prog()
         )
     );
     assert_eq!(fs::read_to_string(d.path().join("rc")).unwrap(), "1\n");
