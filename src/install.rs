@@ -125,7 +125,7 @@ pub fn compat_for_release(version: &str) -> &'static str {
 /// Creates the links in `dir` to the running binary, printing
 /// `DIR/NAME -> BINARY (as GNU coreutils 9.1, found /usr/bin/NAME)` for
 /// each one made: the GNU release it reproduces, that of the GNU tool the
-/// link shadows ([`shadowed_tool`]), written to [`RELEASE_FILE`] in `dir`;
+/// link shadows (`shadowed_tool`), written to [`RELEASE_FILE`] in `dir`;
 /// 9.11 where none is found. Returns true on success.
 pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
     let exe = match std::env::current_exe().and_then(std::fs::canonicalize) {

@@ -565,6 +565,10 @@ fn b3sum_stops_at_a_failed_write() {
 /// read`, ..., exit 1.
 #[test]
 fn descriptor_limit_with_nothing_to_wait_for_fails_each_file_at_once() {
+    // An emulator needs descriptors of its own under the same limit.
+    if emulator().is_some() {
+        return;
+    }
     let e = env();
     let m = e.same(
         "i=0; while [ $i -lt 200 ]; do echo $i > f$i; i=$((i+1)); done; \
