@@ -288,13 +288,10 @@ fn lenient_base64() -> base64::engine::GeneralPurpose {
     )
 }
 
-/// GNU cksum 9.11's BLAKE2b digest length, in bytes, for an untagged
-/// line's digest `tok` (src/cksum.c split_3, "Auto determine length"): the
-/// run of hex digits it begins with, unless base64 characters that are
-/// not hex digits follow, when the base64 length whose padding matches the
-/// trailing `=` run; `None` outside 1..=64 bytes. So a base64 digest made
-/// of hex digits only (`CFc=`) is read as hex, and is improperly formatted.
-fn gnu_blake2b_len(tok: &[u8]) -> Option<usize> {
+/// The runs GNU cksum 9.11's split_3 counts at the start of an untagged
+/// line's digest `tok`: hex digits; those and the base64 characters after
+/// them; the `=` after those.
+fn token_runs(tok: &[u8]) -> (usize, usize, usize) {
     let hex = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
     let b64 = hex
         + tok[hex..]
@@ -302,6 +299,17 @@ fn gnu_blake2b_len(tok: &[u8]) -> Option<usize> {
             .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
             .count();
     let equals = tok[b64..].iter().take_while(|&&b| b == b'=').count();
+    (hex, b64, equals)
+}
+
+/// GNU cksum 9.11's BLAKE2b digest length, in bytes, for an untagged
+/// line's digest `tok` (src/cksum.c split_3, "Auto determine length"): the
+/// run of hex digits it begins with, unless base64 characters that are
+/// not hex digits follow, when the base64 length whose padding matches the
+/// trailing `=` run; `None` outside 1..=64 bytes. So a base64 digest made
+/// of hex digits only (`CFc=`) is read as hex, and is improperly formatted.
+fn gnu_blake2b_len(tok: &[u8]) -> Option<usize> {
+    let (hex, b64, equals) = token_runs(tok);
     let mut digits = hex;
     if hex < b64
         && let Some(n) = (1..=64usize).find(|n| n.div_ceil(3) * 4 == b64 + equals && (8 * n) % 3 == equals)
@@ -317,13 +325,7 @@ fn gnu_blake2b_len(tok: &[u8]) -> Option<usize> {
 /// base64 length the base64 characters and `=` make; and whether that
 /// count is a digest length (GNU sets `digest_hex_bytes` either way).
 fn gnu_sha2_count(tok: &[u8]) -> (usize, bool) {
-    let hex = tok.iter().take_while(|b| b.is_ascii_hexdigit()).count();
-    let b64 = hex
-        + tok[hex..]
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
-            .count();
-    let equals = tok[b64..].iter().take_while(|&&b| b == b'=').count();
+    let (hex, b64, equals) = token_runs(tok);
     let mut digits = hex;
     if ![28, 32, 48, 64].contains(&(hex / 2)) {
         match [28usize, 32, 48, 64]

@@ -128,28 +128,7 @@ fn not_run(res: i32) -> bool {
     res == -libc::ECANCELED || res == -libc::EAGAIN || res == -libc::EINTR
 }
 
-/// How many times in a row open(2) or close(2) is retried on EINTR
-/// before the interruption is the file's error.
 use super::MAX_EINTR;
-
-/// open(2) of `path` with the ring's flags, retried on EINTR a bounded
-/// number of times.
-fn open_direct(path: &CStr) -> io::Result<File> {
-    for _ in 0..MAX_EINTR {
-        // SAFETY: `path` is NUL-terminated; the flags ask for nothing
-        // that writes our memory.
-        let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC) };
-        if fd >= 0 {
-            // SAFETY: open(2) returned a new descriptor, ours.
-            return Ok(unsafe { File::from_raw_fd(fd) });
-        }
-        let e = io::Error::last_os_error();
-        if e.kind() != io::ErrorKind::Interrupted {
-            return Err(e);
-        }
-    }
-    Err(io::Error::from(io::ErrorKind::Interrupted))
-}
 
 /// close(2) of `fd`, which the caller gave up; EINTR counts as closed
 /// (Linux frees the descriptor), as in `os::close_file`.
@@ -249,7 +228,7 @@ fn submit(ring: &mut IoUring, paths: &[&CStr], closes: &[RawFd]) -> Result<Done,
                 opened[i] = Some(if not_run(res) {
                     // The ring could not run the open (below): open(2)
                     // here, and the file's own error, if any, is kept.
-                    open_direct(paths[i])
+                    super::unix::open_cstr(paths[i], true)
                 } else if res < 0 {
                     Err(io::Error::from_raw_os_error(-res))
                 } else {

@@ -250,7 +250,6 @@ pub(super) fn read_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize
 }
 
 pub(super) fn open_read(path: &std::path::Path, nonblock: bool) -> io::Result<File> {
-    use std::os::fd::FromRawFd;
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(path.as_os_str().as_bytes()).map_err(|_| {
         io::Error::new(
@@ -258,11 +257,18 @@ pub(super) fn open_read(path: &std::path::Path, nonblock: bool) -> io::Result<Fi
             "file name contained an unexpected NUL byte",
         )
     })?;
+    open_cstr(&c, nonblock)
+}
+
+/// open(2) of `path` for reading (`O_CLOEXEC`, and `O_NONBLOCK` where
+/// asked), retried on EINTR at most `MAX_EINTR` times in a row (std's
+/// open retries it for ever).
+pub(super) fn open_cstr(path: &std::ffi::CStr, nonblock: bool) -> io::Result<File> {
+    use std::os::fd::FromRawFd;
     let flags = libc::O_RDONLY | libc::O_CLOEXEC | if nonblock { libc::O_NONBLOCK } else { 0 };
-    // std's open retries EINTR for ever; here a bounded number of times.
     for _ in 0..super::MAX_EINTR {
-        // SAFETY: `c` is NUL-terminated; open(2) writes none of our memory.
-        let fd = unsafe { libc::open(c.as_ptr(), flags) };
+        // SAFETY: `path` is NUL-terminated; open(2) writes none of our memory.
+        let fd = unsafe { libc::open(path.as_ptr(), flags) };
         if fd >= 0 {
             // SAFETY: open(2) returned a new descriptor, ours.
             return Ok(unsafe { File::from_raw_fd(fd) });
