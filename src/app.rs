@@ -53,13 +53,14 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
         let zero = matches!(&job, Job::Hash(h) if h.format.zero);
         let lines = matches!(&job, Job::Hash(_) | Job::Check(_)) && !zero;
         con.set_flushes_per_line(lines);
-        con.set_exits_on_write_error(lines && common.compat == crate::config::GnuCompat::V9_11);
+        // GNU 8.32's cksum dies at the first line it cannot write (no
+        // later input is read, no later error reported).
+        let dies = common.compat.is_8_32()
+            && common.personality == crate::config::Personality::Cksum
+            && matches!(&job, Job::Hash(_));
+        con.set_exits_on_write_error(lines && (common.compat == crate::config::GnuCompat::V9_11 || dies));
         con.set_keeps_errno_at_close(zero);
-        con.set_dies_on_write_error(
-            common.compat.is_8_32()
-                && common.personality == crate::config::Personality::Cksum
-                && matches!(&job, Job::Hash(_)),
-        );
+        con.set_dies_on_write_error(dies);
     }
     let ok = match job {
         Job::Shasum(job) => {
@@ -100,7 +101,19 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
         }
         Job::Check(job) => with_progress(con, common.progress, |con| crate::check::run(con, common, &job)),
     };
-    let ok = ok & stdin_closed_ok(con);
+    // GNU 8.32's cksum and sum name standard input `-` here too (their
+    // `die (EXIT_FAILURE, errno, "-")`); the other tools and later
+    // releases say "standard input".
+    let stdin_name = if common.compat.is_8_32()
+        && matches!(
+            common.personality,
+            crate::config::Personality::Cksum | crate::config::Personality::Sum
+        ) {
+        "-"
+    } else {
+        "standard input"
+    };
+    let ok = ok & stdin_closed_ok(con, stdin_name);
     let ok = ok & con.finish();
     if ok { 0 } else { 1 }
 }
@@ -123,12 +136,13 @@ fn with_progress(
     ok
 }
 
-/// GNU's `fclose (stdin)` at exit: standard input was read and is closed.
-fn stdin_closed_ok(con: &mut Console) -> bool {
+/// GNU's `fclose (stdin)` at exit: standard input was read and is closed;
+/// a failure is reported as `NAME: REASON`.
+fn stdin_closed_ok(con: &mut Console, name: &str) -> bool {
     match crate::os::check_stdin_closed() {
         Ok(()) => true,
         Err(e) => {
-            con.error_msg(format!("standard input: {}", crate::os::strerror(&e)).as_bytes());
+            con.error_msg(format!("{name}: {}", crate::os::strerror(&e)).as_bytes());
             false
         }
     }

@@ -454,10 +454,9 @@ where
 /// small allocation later fails (Rust aborts the process when one does).
 pub const MEMORY_RESERVE: usize = 8 << 20;
 
-/// Bytes of address space this process may still map under its
-/// `RLIMIT_AS` (`ulimit -v`): the limit less the current size
-/// (`/proc/self/statm`; 0 when that cannot be read); `None` when there is
-/// no limit.
+/// Bytes of memory this process may still map under its `RLIMIT_AS`
+/// (`ulimit -v`) and `RLIMIT_DATA` (`ulimit -d`), the smaller of the two
+/// (see `os::address_space_left`); `None` when there is no limit.
 pub fn address_space_left() -> Option<usize> {
     crate::os::address_space_left()
 }

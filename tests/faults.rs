@@ -18,7 +18,15 @@ use std::process::Output;
 
 use crate::util::{self, emulator, skip};
 
-const TOOLS: &[&str] = &["md5sum", "sha256sum", "sha512sum", "cksum", "b2sum", "mhash"];
+const TOOLS: &[&str] = &[
+    "md5sum",
+    "sha256sum",
+    "sha512sum",
+    "cksum",
+    "b2sum",
+    "sum",
+    "mhash",
+];
 
 /// A scratch directory ([`util::Scratch`]) with `a` ("abc").
 struct Env(util::Scratch);
@@ -667,6 +675,77 @@ fn a_dash_line_with_standard_input_closed_is_ebadf() {
         "{}",
         err(&m)
     );
+}
+
+/// GNU 8.32's cksum and sum, with standard input closed (`<&-`), name it
+/// `-` in both of their messages (the read and `fclose (stdin)` at exit);
+/// and 8.32's cksum dies at the first line it cannot write, before a
+/// later operand is opened. The expected bytes are GNU coreutils 8.32's
+/// (built from the v8.32 tag) for the same commands.
+#[test]
+fn gnu_8_32_cksum_and_sum_as_8_32_says() {
+    let e = env();
+    for tool in ["cksum", "sum", "sum -s"] {
+        let prog = tool.split(' ').next().unwrap();
+        let m = e.sh(&e.mh, &format!("MHASH_GNU_COMPAT=8.32 {tool} <&-; echo $?"));
+        assert_eq!(out(&m), "1\n", "{tool}");
+        assert_eq!(
+            err(&m),
+            format!("{prog}: -: Bad file descriptor\n{prog}: -: Bad file descriptor\n"),
+            "{tool}"
+        );
+    }
+    let m = e.sh(
+        &e.mh,
+        "MHASH_GNU_COMPAT=8.32 cksum a missing > /dev/full; echo $?",
+    );
+    assert_eq!(out(&m), "1\n");
+    assert_eq!(
+        err(&m),
+        "cksum: -: write error: No space left on device\ncksum: write error\n"
+    );
+    // sum goes on to the next operand, as GNU 8.32's sum does.
+    let m = e.sh(&e.mh, "MHASH_GNU_COMPAT=8.32 sum a missing > /dev/full; echo $?");
+    assert_eq!(
+        err(&m),
+        "sum: missing: No such file or directory\nsum: write error\n"
+    );
+}
+
+/// A data limit (`ulimit -d`, RLIMIT_DATA: private writable mappings since
+/// Linux 4.7, which thread stacks and buffers are) is part of the memory
+/// budget as `ulimit -v` is: with 8 jobs asked for under 4 MiB, the run
+/// takes fewer threads and smaller buffers and ends normally, as GNU's
+/// md5sum does under the same limit. Was: `memory allocation of N bytes
+/// failed` and SIGABRT in about one run of six.
+#[test]
+fn a_data_limit_is_part_of_the_memory_budget() {
+    if let Some(emu) = emulator() {
+        skip(
+            "faults::a_data_limit_is_part_of_the_memory_budget",
+            &format!("ulimit -d would limit {emu} too"),
+        );
+        return;
+    }
+    let e = env();
+    let mut list = String::new();
+    for i in 0..60 {
+        let name = format!("f{i}");
+        e.w(&name, &vec![b'x'; 40_000 + i]);
+        list.push_str(&format!("{name} "));
+    }
+    for _ in 0..6 {
+        let o = e.sh(&e.mh, &format!("ulimit -d 4096 && exec mhash -j8 -a md5 {list}"));
+        assert_eq!(o.status.signal(), None, "{}", err(&o));
+        assert!(o.status.success(), "{}", err(&o));
+        assert_eq!(out(&o).lines().count(), 60);
+        let o = e.sh(
+            &e.mh,
+            &format!("md5sum {list} > l && ulimit -d 4096 && exec md5sum -c --quiet l"),
+        );
+        assert_eq!(o.status.signal(), None, "{}", err(&o));
+        assert!(o.status.success(), "{}", err(&o));
+    }
 }
 
 /// Nothing above may end in a signal (an abort is SIGABRT).

@@ -1024,7 +1024,8 @@ pub(super) static BSD: [Backend; 1] = [backend!(PORTABLE, "mhash", always, |_| B
 
 /// The backend that runs `kind` here: the one `MHASH_BACKEND` names where
 /// `kind` has it available, else the calibrated one (see
-/// [`super::calibrate`]), else the first available one.
+/// [`super::calibrate`]), else the first available one; in each case only
+/// if it passes its [self-test](self_test), else the portable one.
 pub(super) fn chosen(kind: AlgoKind) -> &'static Backend {
     choice(kind).backend
 }
@@ -1033,29 +1034,161 @@ pub(super) fn chosen(kind: AlgoKind) -> &'static Backend {
 pub(super) fn choice(kind: AlgoKind) -> super::calibrate::Choice {
     use super::calibrate::{Choice, ChosenBy};
     let list = kind.info().backends;
-    if let Some(name) = cpu::forced_backend()
+    let picked = if let Some(name) = cpu::forced_backend()
         && let Some(b) = list.iter().find(|b| b.name() == name && b.is_available())
     {
-        return Choice {
+        Choice {
             backend: b,
             by: ChosenBy::Forced,
-        };
+        }
+    } else if let Some(c) = super::calibrate::calibrated(kind) {
+        c.clone()
+    } else {
+        Choice {
+            backend: list
+                .iter()
+                .find(|b| b.is_available())
+                .unwrap_or(&list[list.len() - 1]),
+            by: ChosenBy::Table,
+        }
+    };
+    checked(kind, list, picked)
+}
+
+/// The self-test's message: [`SELF_TEST_LEN`] bytes `(i * 7 + 3) mod 251`.
+/// At 300 bytes it spans several blocks of every block size (64 bytes for
+/// MD5/SHA-1/SHA-256/SM3, 128 for SHA-512/BLAKE2b, 136 and 144 for SHA-3's
+/// rates) plus a partial one, and the folding CRCs' 64- and 256-byte
+/// strides.
+const SELF_TEST_LEN: usize = 300;
+
+/// Whether `candidate` computes the digest `reference` (the list's
+/// portable backend, itself checked against the official vectors in
+/// tests/vectors.rs) computes, for `algo`'s natural length, of the
+/// self-test message fed as 1 byte then 299 (so that the kernel also
+/// meets a partial block carried between calls). About 1-2 us, once per
+/// backend and process: a backend chosen at run time never gives a digest
+/// that its CPU detection or its code got wrong (BusyBox 1.36.0 shipped a
+/// SHA-NI path that crashed on CPUs without it).
+pub fn self_test(candidate: &Backend, reference: &Backend, algo: Algorithm) -> bool {
+    let mut msg = [0u8; SELF_TEST_LEN];
+    for (i, b) in msg.iter_mut().enumerate() {
+        *b = ((i * 7 + 3) % 251) as u8;
     }
-    if let Some(c) = super::calibrate::calibrated(kind) {
-        return c.clone();
+    let mut a = candidate.hasher(algo);
+    a.update(&msg[..1]);
+    a.update(&msg[1..]);
+    let mut b = reference.hasher(algo);
+    b.update(&msg);
+    a.finalize() == b.finalize()
+}
+
+/// The most backends one algorithm has (a unit test checks every list).
+const MAX_BACKENDS: usize = 6;
+
+/// Each backend's self-test outcome in this process, by algorithm (the
+/// table's order) and position in its list: 0 not run, 1 passed, 2 failed.
+static SELF_TESTED: [[std::sync::atomic::AtomicU8; MAX_BACKENDS]; AlgoKind::ALL.len()] =
+    [const { [const { std::sync::atomic::AtomicU8::new(0) }; MAX_BACKENDS] }; AlgoKind::ALL.len()];
+
+/// `picked` where its backend passes [`self_test`] (run once per backend
+/// and process) or is the portable one, else the list's portable backend,
+/// chosen [`ChosenBy::SelfTestFailed`](super::calibrate::ChosenBy).
+fn checked(
+    kind: AlgoKind,
+    list: &'static [Backend],
+    picked: super::calibrate::Choice,
+) -> super::calibrate::Choice {
+    use std::sync::atomic::Ordering::Relaxed;
+    let portable = &list[list.len() - 1];
+    let Some(at) = list.iter().position(|b| std::ptr::eq(b, picked.backend)) else {
+        return picked;
+    };
+    if at == list.len() - 1 || at >= MAX_BACKENDS {
+        return picked;
     }
-    Choice {
-        backend: list
-            .iter()
-            .find(|b| b.is_available())
-            .unwrap_or(&list[list.len() - 1]),
-        by: ChosenBy::Table,
+    let cell = &SELF_TESTED[kind as usize][at];
+    let passed = match cell.load(Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            let ok = self_test(picked.backend, portable, Algorithm::new(kind));
+            cell.store(if ok { 1 } else { 2 }, Relaxed);
+            ok
+        }
+    };
+    if passed {
+        picked
+    } else {
+        super::calibrate::Choice {
+            backend: portable,
+            by: super::calibrate::ChosenBy::SelfTestFailed(picked.backend.name()),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every backend this CPU can run passes the self-test, and no list is
+    /// longer than the self-test's cache allows.
+    #[test]
+    fn every_available_backend_passes_the_self_test() {
+        for kind in AlgoKind::ALL {
+            let list = kind.info().backends;
+            assert!(list.len() <= MAX_BACKENDS, "{kind:?}: {} backends", list.len());
+            let portable = &list[list.len() - 1];
+            assert!(
+                portable.is_portable(),
+                "{kind:?}: the last backend is not portable"
+            );
+            for b in list.iter().filter(|b| b.is_available()) {
+                assert!(
+                    self_test(b, portable, Algorithm::new(kind)),
+                    "{kind:?} on {}",
+                    b.name()
+                );
+            }
+        }
+    }
+
+    /// A hasher that gets the last bit of every digest wrong.
+    struct Wrong(Box<dyn Hasher>);
+    impl Hasher for Wrong {
+        fn update(&mut self, data: &[u8]) {
+            self.0.update(data);
+        }
+        fn finalize(self: Box<Self>) -> Vec<u8> {
+            let mut d = self.0.finalize();
+            if let Some(last) = d.last_mut() {
+                *last ^= 1;
+            }
+            d
+        }
+    }
+
+    /// A backend that computes a wrong digest fails the self-test and is
+    /// replaced by the portable one, saying which it replaced.
+    #[test]
+    fn a_wrong_backend_falls_back_to_portable() {
+        static LIST: [Backend; 2] = [
+            backend!("wrong-kernel", "test", always, |a| Box::new(Wrong(
+                SHA256[2].hasher(a)
+            ))),
+            backend!(PORTABLE, "test", always, |a| SHA256[2].hasher(a)),
+        ];
+        assert!(!self_test(&LIST[0], &LIST[1], Algorithm::new(AlgoKind::Sha256)));
+        assert!(self_test(&LIST[1], &LIST[1], Algorithm::new(AlgoKind::Sha256)));
+        // The cache cell of a kind no real list reaches at this position.
+        let picked = super::super::calibrate::Choice {
+            backend: &LIST[0],
+            by: super::super::calibrate::ChosenBy::Table,
+        };
+        let c = checked(AlgoKind::Sysv, &LIST, picked);
+        assert!(std::ptr::eq(c.backend, &LIST[1]));
+        assert_eq!(c.by.describe(), "portable: the self-test of wrong-kernel failed");
+    }
 
     /// Each ARMv8 backend of SHA-256, SHA-512 and SHA-3 is offered exactly
     /// where its feature is on (never on x86-64), and on AArch64 it is the

@@ -75,6 +75,10 @@ pub enum ChosenBy {
     /// Timed here: every usable backend's speed, in MB/s (10^6 B/s), in
     /// table order.
     Measured(Vec<(&'static str, f64)>),
+    /// The portable backend, because the one chosen first (named here)
+    /// computed a wrong digest of the self-test message
+    /// (`backends::self_test`).
+    SelfTestFailed(&'static str),
 }
 
 impl ChosenBy {
@@ -88,6 +92,7 @@ impl ChosenBy {
                 let parts: Vec<String> = v.iter().map(|(n, s)| format!("{n} {s:.0} MB/s")).collect();
                 format!("measurement: {}", parts.join(", "))
             }
+            ChosenBy::SelfTestFailed(name) => format!("portable: the self-test of {name} failed"),
         }
     }
 }

@@ -503,7 +503,55 @@ pub fn lane_kernel(algo: Algorithm) -> Option<&'static LaneKernelInfo> {
     {
         return Some(&KERNELS[*i]);
     }
-    KERNELS.iter().find(|k| k.serves(algo) && k.is_available())
+    let i = KERNELS.iter().position(|k| k.serves(algo) && k.is_available())?;
+    lane_self_test(i, algo).then(|| &KERNELS[i])
+}
+
+/// Each lane kernel's self-test outcome in this process, by its index in
+/// `KERNELS`: 0 not run, 1 passed, 2 failed.
+static LANE_SELF_TESTED: [std::sync::atomic::AtomicU8; KERNELS.len()] =
+    [const { std::sync::atomic::AtomicU8::new(0) }; KERNELS.len()];
+
+/// Whether `KERNELS[i]` computes, for `algo`, the digests `algo`'s
+/// portable backend computes (itself checked against the official vectors
+/// in tests/vectors.rs) of eight messages of 0 to 300 bytes: the lengths
+/// at which padding spills into another block (55, 56, 64 and 119 bytes)
+/// and more messages than most kernels have lanes, so that a lane is
+/// refilled. Run once per kernel and process (a few microseconds); a
+/// kernel that fails is never used and the files are hashed one by one
+/// on the algorithm's backend.
+fn lane_self_test(i: usize, algo: Algorithm) -> bool {
+    use std::sync::atomic::Ordering::Relaxed;
+    let cell = &LANE_SELF_TESTED[i];
+    match cell.load(Relaxed) {
+        1 => return true,
+        2 => return false,
+        _ => {}
+    }
+    let ok = lane_answers_match(&KERNELS[i], algo);
+    cell.store(if ok { 1 } else { 2 }, Relaxed);
+    ok
+}
+
+/// The comparison [`lane_self_test`] makes, for any kernel.
+fn lane_answers_match(kernel: &'static LaneKernelInfo, algo: Algorithm) -> bool {
+    let data: Vec<u8> = (0..300usize).map(|i| ((i * 7 + 3) % 251) as u8).collect();
+    let messages: Vec<&[u8]> = [0usize, 1, 55, 56, 64, 119, 300, 200]
+        .iter()
+        .enumerate()
+        .map(|(n, &len)| &data[n..n + len.min(300 - n)])
+        .collect();
+    let Some(got) = kernel.digest_all(algo, &messages) else {
+        return false;
+    };
+    let list = algo.backends();
+    let portable = &list[list.len() - 1];
+    got.len() == messages.len()
+        && messages.iter().zip(&got).all(|(m, d)| {
+            let mut h = portable.hasher(algo);
+            h.update(m);
+            h.finalize() == *d
+        })
 }
 
 /// The lane kernel chosen by measurement in this process (one algorithm
@@ -599,4 +647,23 @@ pub fn choose_by_measurement(algo: Algorithm, budget: f64) -> Vec<(&'static str,
     let rounded = figures.iter().map(|&(n, s)| (n, s.round() as u64)).collect();
     let _ = MEASURED.set((algo.kind, candidates[won], rounded));
     figures
+}
+
+#[cfg(test)]
+mod self_test_tests {
+    use super::*;
+
+    /// Every lane kernel this CPU can run gives the portable backend's
+    /// digests for each algorithm it serves.
+    #[test]
+    fn every_available_lane_kernel_passes_its_self_test() {
+        for k in KERNELS.iter().filter(|k| k.is_available()) {
+            for kind in [AlgoKind::Md5, AlgoKind::Sha224, AlgoKind::Sha256] {
+                let algo = Algorithm::new(kind);
+                if k.serves(algo) {
+                    assert!(lane_answers_match(k, algo), "{} for {kind:?}", k.name);
+                }
+            }
+        }
+    }
 }

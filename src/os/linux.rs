@@ -39,28 +39,61 @@ pub(super) fn leave_cpu(cpu: Option<usize>) {
     }
 }
 
+/// The soft limit of `resource` (a `libc::RLIMIT_*`), or None where there
+/// is none or it cannot be read. A macro: the resource's type differs
+/// between glibc (`__rlimit_resource_t`) and musl (`c_int`).
+macro_rules! soft_limit {
+    ($resource:expr) => {{
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes into `lim` only.
+        if unsafe { libc::getrlimit($resource, &mut lim) } != 0 || lim.rlim_cur == libc::RLIM_INFINITY {
+            None
+        } else {
+            Some(lim.rlim_cur as u64)
+        }
+    }};
+}
+
 pub(super) fn address_space_left() -> Option<usize> {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes into `lim` only.
-    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0 || lim.rlim_cur == libc::RLIM_INFINITY {
+    let as_limit = soft_limit!(libc::RLIMIT_AS);
+    let data_limit = soft_limit!(libc::RLIMIT_DATA);
+    if as_limit.is_none() && data_limit.is_none() {
         return None;
     }
     limit_arenas();
-    // Unreadable (descriptors exhausted: `ulimit -n` too): count
-    // nothing as free, so that nothing more is started.
-    let Some(pages) = std::fs::read_to_string("/proc/self/statm")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-    else {
-        return Some(0);
-    };
     // SAFETY: sysconf has no side effects.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
-    let used = pages.saturating_mul(page);
-    Some(usize::try_from(lim.rlim_cur.saturating_sub(used)).unwrap_or(usize::MAX))
+    let mut left = u64::MAX;
+    if let Some(limit) = as_limit {
+        // Unreadable (descriptors exhausted: `ulimit -n` too): count
+        // nothing as free, so that nothing more is started.
+        let Some(pages) = std::fs::read_to_string("/proc/self/statm")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        else {
+            return Some(0);
+        };
+        left = left.min(limit.saturating_sub(pages.saturating_mul(page)));
+    }
+    if let Some(limit) = data_limit {
+        // What RLIMIT_DATA counts since Linux 4.7: the private writable
+        // mappings (heap, buffers, thread stacks), `VmData` in kB.
+        let Some(kib) = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmData:"))?
+                .split_whitespace()
+                .next()?
+                .parse::<u64>()
+                .ok()
+        }) else {
+            return Some(0);
+        };
+        left = left.min(limit.saturating_sub(kib.saturating_mul(1024)));
+    }
+    Some(usize::try_from(left).unwrap_or(usize::MAX))
 }
 
 /// Under an address-space limit, one malloc arena for every thread

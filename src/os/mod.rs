@@ -716,10 +716,12 @@ pub fn reads_stdin(name: &[u8]) -> bool {
     name == b"-" || (cfg!(unix) && matches!(name, b"/dev/stdin" | b"/dev/fd/0" | b"/proc/self/fd/0"))
 }
 
-/// Bytes of address space this process may still map under its
-/// `RLIMIT_AS` (`ulimit -v`): the limit less the current size
-/// (`/proc/self/statm`; 0 when that cannot be read); `None` when there is
-/// no limit, and on every OS but Linux. Under a limit, glibc is also told
+/// Bytes of memory this process may still map under its `RLIMIT_AS`
+/// (`ulimit -v`: the limit less the current size, `/proc/self/statm`) and
+/// its `RLIMIT_DATA` (`ulimit -d`: the limit less the private writable
+/// mappings, which Linux 4.7+ counts against it: `VmData` of
+/// `/proc/self/status`), the smaller of the two; 0 when a figure cannot be
+/// read; `None` when there is neither limit, and on every OS but Linux. Under a limit, glibc is also told
 /// to keep one malloc arena (it reserves 64 MiB of address space for each
 /// extra one).
 pub fn address_space_left() -> Option<usize> {
