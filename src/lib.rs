@@ -45,7 +45,7 @@
 //! config   -> algo, walk, bench, os
 //! progress -> config, os
 //! io       -> algo, sched, config, progress, os
-//! walk     -> os
+//! walk     -> text, os
 //! tree     -> algo, config, os
 //! sched    -> os
 //! sig      -> os

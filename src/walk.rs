@@ -299,7 +299,14 @@ fn walk_error(e: walkdir::Error, dirs: &[PathBuf]) -> (OsString, io::Error) {
             .unwrap_or_default(),
     };
     if let Some(ancestor) = e.loop_ancestor() {
-        let msg = format!("file system loop: it leads back to {}", ancestor.display());
+        // The directory's name quoted as every name in a diagnostic is
+        // (GNU's quotef: a name with a newline or an escape sequence
+        // cannot forge another line).
+        let quoted = crate::text::quote::quotef(&crate::os::os_bytes(ancestor.as_os_str()));
+        let msg = format!(
+            "file system loop: it leads back to {}",
+            String::from_utf8_lossy(&quoted)
+        );
         return (path, io::Error::other(msg));
     }
     match e.into_io_error() {

@@ -146,6 +146,16 @@ fn recursive_follow_includes_link_targets_and_reports_loops() {
         .assert()
         .success()
         .stdout(lines(&tree_files()));
+    // The ancestor's name is quoted as every name in a diagnostic: a
+    // newline in it cannot start a line of its own (GNU's quotef).
+    std::fs::create_dir_all(d.path().join("n\nl/sub")).unwrap();
+    symlink("..", d.path().join("n\nl/sub/up")).unwrap();
+    let out = mhash(d.path()).args(["-r", "-L", "n\nl"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!("{prog}: 'n'$'\\n''l/sub/up': file system loop: it leads back to 'n'$'\\n''l'\n")
+    );
 }
 
 #[test]

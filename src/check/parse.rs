@@ -551,6 +551,12 @@ impl Parser {
                 // as an untagged line (`MD5\t(f)`, `MD5x (f)`, `MD5\0(f)`
                 // are improperly formatted).
                 if !matches!(next, Some(b' ' | b'-' | b'(')) {
+                    // algorithm_from_tag took the tag all the same (a tab,
+                    // a NUL or the line's end ends it too), so without `-a`
+                    // the "improperly formatted" message names it.
+                    if matches!(next, None | Some(b'\t' | 0)) && self.expect.untagged.is_none() {
+                        self.last_tag = Some(tag);
+                    }
                     continue;
                 }
             } else if self.expect.tag_rule != TagRule::AnyChar
