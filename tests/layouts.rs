@@ -210,3 +210,58 @@ fn sfv_lines_written_as_cksfv_writes_them() {
         assert_eq!((out.status.code(), out.stdout.len()), (Some(1), 0), "{args:?}");
     }
 }
+
+/// The status lines `mhash -c` gives `rhash --bsd` output over the
+/// fixture's three files, with the eleven algorithms RHASH.bsd lists.
+fn rhash_ok() -> String {
+    let algos = [
+        "crc32b", "MD5", "SHA1", "SHA224", "SHA256", "SHA384", "SHA512", "SHA3-256", "SHA3-512", "CRC32C", "BLAKE2b",
+    ];
+    let mut want = String::new();
+    for f in ["abc", "'two words.txt'", "sub/x"] {
+        for a in algos {
+            want.push_str(&format!("{f}: OK ({a})\n"));
+        }
+    }
+    want
+}
+
+#[test]
+fn rhash_bsd_lines_with_padded_tags() {
+    // RHash 1.4.3's `--bsd` pads a short tag to 5 columns (`MD5   (f)`)
+    // and writes zlib's CRC-32 as `CRC32 (f) = hex`.
+    let d = fixture("rhash");
+    let (code, out, err) = check(d.path(), "RHASH.bsd");
+    assert_eq!((code, out.as_str(), err.as_str()), (Some(0), rhash_ok().as_str(), ""));
+    tamper(&d.path().join("sub/x"));
+    let (code, out, err) = check(d.path(), "RHASH.bsd");
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(out.matches("sub/x: FAILED").count(), 11, "{out}");
+    assert!(err.contains("WARNING: 11 computed checksums did NOT match"), "{err}");
+    // rhash, the oracle, agrees where it is installed, and its fresh
+    // output reads the same.
+    let d = fixture("rhash");
+    match std::process::Command::new("rhash")
+        .current_dir(d.path())
+        .args(["-c", "RHASH.bsd"])
+        .output()
+    {
+        Ok(o) => assert!(o.status.success(), "rhash -c: {o:?}"),
+        Err(_) => {
+            crate::util::skip("layouts::rhash_bsd_lines_with_padded_tags", "rhash is not installed");
+            return;
+        }
+    }
+    let o = std::process::Command::new("rhash")
+        .current_dir(d.path())
+        .args([
+            "--bsd", "--md5", "--sha1", "--crc32", "--sha224", "--sha256", "--sha384", "--sha512", "--sha3-256",
+            "--sha3-512", "--blake2b", "--crc32c", "abc", "two words.txt", "sub/x",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    fs::write(d.path().join("fresh.bsd"), &o.stdout).unwrap();
+    let (code, out, err) = check(d.path(), "fresh.bsd");
+    assert_eq!((code, out.as_str(), err.as_str()), (Some(0), rhash_ok().as_str(), ""));
+}

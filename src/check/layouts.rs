@@ -15,7 +15,11 @@
 //! - SFV (Simple File Verification; what cksfv, RapidCRC, QuickSFV and
 //!   TeraCopy write): `NAME CRC32` lines, the CRC-32 of zlib (`-a crc32b`)
 //!   in 8 hex digits after the name's last space, `;` comment lines
-//!   ([`sfv_line`]).
+//!   ([`sfv_line`]);
+//! - RHash's `rhash --bsd` lines: GNU's tagged layout with the tag
+//!   left-aligned in 5 columns (`MD5   (NAME) = HEX`, `SHA1  (NAME) =
+//!   HEX`; longer tags as GNU writes them), and its `CRC32 (NAME) = hex`,
+//!   zlib's CRC-32 (`-a crc32b`), which GNU gives no tag ([`rhash_bsd`]).
 
 /// What a `distinfo` line that is not a checksum line says.
 #[derive(Debug, PartialEq, Eq)]
@@ -72,6 +76,43 @@ pub fn sfv_line(l: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
         return None;
     }
     Some((name.to_vec(), hex::decode(crc).ok()?))
+}
+
+/// What an `rhash --bsd` line becomes.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Rhash {
+    /// A tag padded to 5 columns: the line as GNU writes it (`MD5 (NAME)
+    /// = HEX`).
+    Tagged(Vec<u8>),
+    /// `CRC32 (NAME) = HEX`: the name and the 4 bytes of zlib's CRC-32.
+    Crc32(Vec<u8>, Vec<u8>),
+}
+
+/// An `rhash --bsd` line RHash 1.4 writes differently from GNU: a tag
+/// shorter than 5 characters padded with spaces to 5 (`MD5   (f) = ...`:
+/// `MD5`, two spaces, then ` (`), or its `CRC32` line; `None` for
+/// another line (a 5-character or longer tag is GNU's layout already).
+pub fn rhash_bsd(l: &[u8]) -> Option<Rhash> {
+    if let Some(rest) = l.strip_prefix(b"CRC32 (") {
+        let sep = memchr::memmem::rfind(rest, b") = ")?;
+        let (name, crc) = (&rest[..sep], &rest[sep + 4..]);
+        if name.is_empty() || crc.len() != 8 || !crc.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        return Some(Rhash::Crc32(name.to_vec(), hex::decode(crc).ok()?));
+    }
+    let tag_len = l.iter().position(|&b| b == b' ')?;
+    let tag = &l[..tag_len];
+    if tag.is_empty()
+        || tag_len >= 5
+        || !tag.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+        || l.len() < 7
+        || !l[tag_len..6].iter().all(|&b| b == b' ')
+        || l[6] != b'('
+    {
+        return None;
+    }
+    Some(Rhash::Tagged([tag, b" ", &l[6..]].concat()))
 }
 
 /// The algorithms `certutil -hashfile` names that mhash computes, as it
@@ -140,6 +181,30 @@ fn certutil_hex(l: &[u8]) -> Option<(Vec<u8>, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rhash_bsd_lines() {
+        // RHash 1.4.3 `rhash --bsd --md5 --sha1 --crc32 --sha256 f`.
+        let h = "900150983cd24fb0d6963f7d28e17f72";
+        assert_eq!(
+            rhash_bsd(format!("MD5   (a b) = {h}").as_bytes()),
+            Some(Rhash::Tagged(format!("MD5 (a b) = {h}").into_bytes()))
+        );
+        assert_eq!(
+            rhash_bsd(b"SHA1  (x) = a9"),
+            Some(Rhash::Tagged(b"SHA1 (x) = a9".to_vec()))
+        );
+        assert_eq!(
+            rhash_bsd(b"CRC32 (two words.txt) = 363a3020"),
+            Some(Rhash::Crc32(b"two words.txt".to_vec(), vec![0x36, 0x3a, 0x30, 0x20]))
+        );
+        // GNU's own layouts, and near misses, are left alone.
+        assert_eq!(rhash_bsd(format!("MD5 (a) = {h}").as_bytes()), None);
+        assert_eq!(rhash_bsd(b"SHA256 (a) = 00"), None);
+        assert_eq!(rhash_bsd(b"MD5    (a) = 00"), None);
+        assert_eq!(rhash_bsd(b"CRC32 (a) = 363a302"), None);
+        assert_eq!(rhash_bsd(b"MD5  "), None);
+    }
 
     #[test]
     fn distinfo_lines() {
