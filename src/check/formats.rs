@@ -17,8 +17,8 @@
 //! - digest-only files (`kubectl.sha256`, Maven's `x.jar.sha1`): a line of
 //!   a lone digest names the file the checksum file's name stands for
 //!   (`kubectl.sha256` -> `kubectl`, beside it);
-//! - FreeBSD `distinfo`, saved `certutil -hashfile` output, SFV and
-//!   `rhash --bsd` lines ([`super::layouts`]).
+//! - FreeBSD `distinfo`, saved `certutil -hashfile` output, SFV,
+//!   `rhash --bsd` lines and hashdeep files ([`super::layouts`]).
 
 use crate::algo::AlgoKind;
 use crate::algo::bits::ShasumMode;
@@ -59,6 +59,9 @@ pub enum Prep<'a> {
     /// name and the CRC-32 (zlib's, `-a crc32b`) as 4 bytes
     /// ([`super::layouts::sfv_line`], [`super::layouts::rhash_bsd`]).
     Sfv(Vec<u8>, Vec<u8>),
+    /// A hashdeep file's line: its digests, name and size
+    /// ([`super::layouts::Hashdeep`]).
+    Hashdeep(super::layouts::HashdeepRow),
 }
 
 /// The native face's line preparation for one checksum file.
@@ -70,6 +73,7 @@ pub struct Prepare {
     /// SFV lines are read: the file is named `*.sfv`, or a `;` comment
     /// (SFV's) was seen.
     sfv: bool,
+    hashdeep: super::layouts::Hashdeep,
 }
 
 impl Prepare {
@@ -80,6 +84,7 @@ impl Prepare {
             first: true,
             certutil: Default::default(),
             sfv: false,
+            hashdeep: Default::default(),
         }
     }
 
@@ -138,6 +143,11 @@ impl Prepare {
             && let Some((name, crc)) = super::layouts::sfv_line(trimmed)
         {
             return Prep::Sfv(name, crc);
+        }
+        match self.hashdeep.line(trimmed) {
+            Some(super::layouts::HashdeepLine::Skip) => return Prep::Skip,
+            Some(super::layouts::HashdeepLine::Row(row)) => return Prep::Hashdeep(row),
+            None => {}
         }
         if let Some(taken) = self.certutil.line(trimmed) {
             return taken.map_or(Prep::Skip, Prep::Owned);

@@ -121,6 +121,9 @@ pub(super) struct Lines<'a> {
     /// A line (and its number) held back while the record it ended goes
     /// first.
     pub(super) held: Option<(u64, Vec<u8>)>,
+    /// Items made from one line that go after the first (a hashdeep
+    /// line's second digest, its size).
+    pub(super) queued: std::collections::VecDeque<Item<Listed, Event>>,
     /// The line just read was Perl shasum's `U` or `^` form.
     pub(super) shasum: Option<crate::algo::bits::ShasumMode>,
     /// The checksum file's name as given (a digest-only file's subject).
@@ -282,6 +285,9 @@ impl Lines<'_> {
             if self.output_failed.load(Ordering::Relaxed) {
                 return None;
             }
+            if let Some(item) = self.queued.pop_front() {
+                return Some(item);
+            }
             // A line read after a `gpg --print-md` record, held back
             // while the record went first.
             if let Some((at, l)) = self.held.take() {
@@ -383,6 +389,7 @@ impl Lines<'_> {
                     l = &owned;
                 }
                 formats::Prep::Size(name, size) => return self.size_line(name, size),
+                formats::Prep::Hashdeep(row) => return self.hashdeep_row(row),
                 formats::Prep::Sfv(name, digest) => {
                     let line = parse::CheckLine {
                         algo: Algorithm::new(crate::algo::AlgoKind::Crc32b),
@@ -411,11 +418,66 @@ impl Lines<'_> {
         self.prepared_line(l)
     }
 
+    /// A hashdeep file's line: one listed file per digest mhash computes,
+    /// in column order, then its size checked as a `distinfo` `SIZE` line
+    /// (by `stat`, without reading: a size that differs is one more
+    /// `FAILED`); the items after the first are queued. Under `--audit`,
+    /// the longest digest only.
+    pub(super) fn hashdeep_row(&mut self, mut row: super::layouts::HashdeepRow) -> Option<Item<Listed, Event>> {
+        if self.audit.is_some() {
+            // `--audit` gives one verdict per file, as hashdeep's audit
+            // does: its longest digest alone decides (a size that differs
+            // changes it too).
+            let longest = row.digests.iter().max_by_key(|(k, _)| k.info().bits).cloned();
+            row.digests = longest.into_iter().collect();
+            row.size = None;
+        }
+        let mut items = Vec::new();
+        for (kind, digest) in row.digests {
+            let line = parse::CheckLine {
+                algo: Algorithm::new(kind),
+                digest,
+                name: row.name.clone(),
+                chosen: Chosen::Layout,
+                alternatives: Vec::new(),
+            };
+            items.push(self.item(Ok(line)));
+        }
+        if let Some(size) = row.size {
+            let last = items
+                .iter_mut()
+                .rev()
+                .find_map(listed_in)
+                .map(|l| l.algo.kind);
+            if let Some(item) = self.size_check(row.name, size, last) {
+                items.push(item);
+            }
+        }
+        let mut items = items.into_iter();
+        let first = items.next();
+        self.queued.extend(items);
+        first
+    }
+
     /// A `distinfo` `SIZE` line: nothing to report when the file has that
     /// size or is not there (its digest line says so); a mismatch under
     /// the last tag's algorithm when its size differs (an empty expected
     /// digest, which [`Listed::judge`] never matches).
     pub(super) fn size_line(&mut self, name: Vec<u8>, size: u64) -> Option<Item<Listed, Event>> {
+        let last = crate::algo::AlgoKind::ALL
+            .into_iter()
+            .find(|k| k.tag().is_some() && k.tag() == self.parser.last_tag);
+        self.size_check(name, size, last)
+    }
+
+    /// [`Self::size_line`]'s check, its mismatch reported under `kind`
+    /// (SHA-256 when none).
+    fn size_check(
+        &mut self,
+        name: Vec<u8>,
+        size: u64,
+        kind: Option<crate::algo::AlgoKind>,
+    ) -> Option<Item<Listed, Event>> {
         let path = match &self.audit {
             Some(a) => a.path_of(&audit::normalize(&name)),
             None => name.clone(),
@@ -423,10 +485,7 @@ impl Lines<'_> {
         if !super::layouts::size_differs(&path, size) {
             return None;
         }
-        let kind = crate::algo::AlgoKind::ALL
-            .into_iter()
-            .find(|k| k.tag().is_some() && k.tag() == self.parser.last_tag)
-            .unwrap_or(crate::algo::AlgoKind::Sha256);
+        let kind = kind.unwrap_or(crate::algo::AlgoKind::Sha256);
         let line = parse::CheckLine {
             algo: Algorithm::new(kind),
             digest: Vec::new(),
