@@ -215,7 +215,8 @@ fn sfv_lines_written_as_cksfv_writes_them() {
 /// fixture's three files, with the eleven algorithms RHASH.bsd lists.
 fn rhash_ok() -> String {
     let algos = [
-        "crc32b", "MD5", "SHA1", "SHA224", "SHA256", "SHA384", "SHA512", "SHA3-256", "SHA3-512", "CRC32C", "BLAKE2b",
+        "crc32b", "MD5", "SHA1", "SHA224", "SHA256", "SHA384", "SHA512", "SHA3-256", "SHA3-512", "CRC32C",
+        "BLAKE2b",
     ];
     let mut want = String::new();
     for f in ["abc", "'two words.txt'", "sub/x"] {
@@ -232,12 +233,18 @@ fn rhash_bsd_lines_with_padded_tags() {
     // and writes zlib's CRC-32 as `CRC32 (f) = hex`.
     let d = fixture("rhash");
     let (code, out, err) = check(d.path(), "RHASH.bsd");
-    assert_eq!((code, out.as_str(), err.as_str()), (Some(0), rhash_ok().as_str(), ""));
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (Some(0), rhash_ok().as_str(), "")
+    );
     tamper(&d.path().join("sub/x"));
     let (code, out, err) = check(d.path(), "RHASH.bsd");
     assert_eq!(code, Some(1), "{out}{err}");
     assert_eq!(out.matches("sub/x: FAILED").count(), 11, "{out}");
-    assert!(err.contains("WARNING: 11 computed checksums did NOT match"), "{err}");
+    assert!(
+        err.contains("WARNING: 11 computed checksums did NOT match"),
+        "{err}"
+    );
     // rhash, the oracle, agrees where it is installed, and its fresh
     // output reads the same.
     let d = fixture("rhash");
@@ -248,22 +255,41 @@ fn rhash_bsd_lines_with_padded_tags() {
     {
         Ok(o) => assert!(o.status.success(), "rhash -c: {o:?}"),
         Err(_) => {
-            crate::util::skip("layouts::rhash_bsd_lines_with_padded_tags", "rhash is not installed");
+            crate::util::skip(
+                "layouts::rhash_bsd_lines_with_padded_tags",
+                "rhash is not installed",
+            );
             return;
         }
     }
     let o = std::process::Command::new("rhash")
         .current_dir(d.path())
         .args([
-            "--bsd", "--md5", "--sha1", "--crc32", "--sha224", "--sha256", "--sha384", "--sha512", "--sha3-256",
-            "--sha3-512", "--blake2b", "--crc32c", "abc", "two words.txt", "sub/x",
+            "--bsd",
+            "--md5",
+            "--sha1",
+            "--crc32",
+            "--sha224",
+            "--sha256",
+            "--sha384",
+            "--sha512",
+            "--sha3-256",
+            "--sha3-512",
+            "--blake2b",
+            "--crc32c",
+            "abc",
+            "two words.txt",
+            "sub/x",
         ])
         .output()
         .unwrap();
     assert!(o.status.success());
     fs::write(d.path().join("fresh.bsd"), &o.stdout).unwrap();
     let (code, out, err) = check(d.path(), "fresh.bsd");
-    assert_eq!((code, out.as_str(), err.as_str()), (Some(0), rhash_ok().as_str(), ""));
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (Some(0), rhash_ok().as_str(), "")
+    );
 }
 
 #[test]
@@ -281,7 +307,11 @@ fn hashdeep_files_every_digest_and_the_size() {
     let (code, out, err) = check(d.path(), "md5deep.txt");
     assert_eq!(
         (code, out.as_str(), err.as_str()),
-        (Some(0), "'art/two words.txt': OK\nart/sub/x: OK\nart/abc: OK\nart/a,b: OK\n", "")
+        (
+            Some(0),
+            "'art/two words.txt': OK\nart/sub/x: OK\nart/abc: OK\nart/a,b: OK\n",
+            ""
+        )
     );
     let hashdeep = |d: &Path| {
         std::process::Command::new("hashdeep")
@@ -297,13 +327,21 @@ fn hashdeep_files_every_digest_and_the_size() {
     let (code, out, err) = check(d.path(), "known.txt");
     assert_eq!(code, Some(1), "{err}");
     assert!(
-        out.ends_with("art/abc: FAILED (MD5)\nart/abc: FAILED (SHA1)\nart/abc: FAILED (SHA256)\nart/abc: FAILED\n"),
+        out.ends_with(
+            "art/abc: FAILED (MD5)\nart/abc: FAILED (SHA1)\nart/abc: FAILED (SHA256)\nart/abc: FAILED\n"
+        ),
         "{out}"
     );
-    assert!(err.contains("WARNING: 4 computed checksums did NOT match"), "{err}");
+    assert!(
+        err.contains("WARNING: 4 computed checksums did NOT match"),
+        "{err}"
+    );
     match oracle {
         Some(_) => assert_eq!(hashdeep(d.path()).unwrap().status.code(), Some(1)),
-        None => crate::util::skip("layouts::hashdeep_files_every_digest_and_the_size", "hashdeep is not installed"),
+        None => crate::util::skip(
+            "layouts::hashdeep_files_every_digest_and_the_size",
+            "hashdeep is not installed",
+        ),
     }
 }
 
@@ -352,7 +390,10 @@ fn hashdeep_audit_verdicts_agree_with_hashdeep() {
     fs::remove_file(art.join("sub/x")).unwrap();
     fs::write(art.join("new"), "new").unwrap();
     fs::rename(art.join("a,b"), art.join("sub/moved")).unwrap();
-    let out = mhash(d.path()).args(["-c", "audit.txt", "--audit", "art"]).output().unwrap();
+    let out = mhash(d.path())
+        .args(["-c", "audit.txt", "--audit", "art"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let mut ours: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -380,6 +421,9 @@ fn hashdeep_audit_verdicts_agree_with_hashdeep() {
             rec.sort();
             assert_eq!(live, rec);
         }
-        Err(_) => crate::util::skip("layouts::hashdeep_audit_verdicts_agree_with_hashdeep", "hashdeep is not installed"),
+        Err(_) => crate::util::skip(
+            "layouts::hashdeep_audit_verdicts_agree_with_hashdeep",
+            "hashdeep is not installed",
+        ),
     }
 }

@@ -470,9 +470,16 @@ fn binary_checksum_file_is_read_no_further() {
             "{}: blob: no properly formatted checksum lines found\n",
             crate::util::prog()
         ));
-    let warned = mhash(p).args(["-c", "-w", "blob"]).assert().success().stdout("abc: OK\n");
+    let warned = mhash(p)
+        .args(["-c", "-w", "blob"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
     let err = String::from_utf8_lossy(&warned.get_output().stderr).into_owned();
-    assert!(err.contains(": blob: 900: improperly formatted checksum line\n"), "{err}");
+    assert!(
+        err.contains(": blob: 900: improperly formatted checksum line\n"),
+        "{err}"
+    );
     named_by_path(p, "sha256sum")
         .args(["-c", "blob"])
         .assert()
@@ -480,11 +487,12 @@ fn binary_checksum_file_is_read_no_further() {
         .stdout("abc: OK\n");
     #[cfg(unix)]
     if util::gnu_available("binary_checksum_file_is_read_no_further") {
-        let gnu = util::gnu("sha256sum").current_dir(p).args(["-c", "blob"]).output().unwrap();
-        assert_eq!(
-            (gnu.status.code(), &gnu.stdout[..]),
-            (Some(0), &b"abc: OK\n"[..])
-        );
+        let gnu = util::gnu("sha256sum")
+            .current_dir(p)
+            .args(["-c", "blob"])
+            .output()
+            .unwrap();
+        assert_eq!((gnu.status.code(), &gnu.stdout[..]), (Some(0), &b"abc: OK\n"[..]));
     }
 }
 
@@ -504,7 +512,11 @@ fn checksum_file_past_64_kib_is_read_whole() {
     }
     text.extend_from_slice(line.as_bytes());
     fs::write(p.join("text"), &text).unwrap();
-    mhash(p).args(["-c", "text"]).assert().success().stdout("abc: OK\n");
+    mhash(p)
+        .args(["-c", "text"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
     // A properly formatted line first, then binary junk, then a line past
     // 64 KiB: all read.
     let mut mixed = line.clone().into_bytes();
@@ -530,5 +542,9 @@ fn checksum_file_past_64_kib_is_read_whole() {
     exact.extend_from_slice(last.as_bytes());
     assert_eq!(exact.len(), 64 * 1024);
     fs::write(p.join("exact"), &exact).unwrap();
-    mhash(p).args(["-c", "exact"]).assert().success().stdout("abc: OK\n");
+    mhash(p)
+        .args(["-c", "exact"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
 }

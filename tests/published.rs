@@ -433,12 +433,27 @@ fn perl_shasum_universal_only_for_text_files() {
     let out = mhash(p).args(["-c", "USUMS"]).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{out:?}");
-    assert_eq!(stdout.lines().filter(|l| l.ends_with(": OK")).count(), 12, "{stdout}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.ends_with(": OK")).count(),
+        12,
+        "{stdout}"
+    );
     let recorded = fs::read_to_string(p.join("USUMS")).unwrap();
-    let files = ["u-text", "u-binary", "u-empty", "u-utf8", "u-latin1", "u-latin1-few"];
+    let files = [
+        "u-text",
+        "u-binary",
+        "u-empty",
+        "u-utf8",
+        "u-latin1",
+        "u-latin1-few",
+    ];
     let mut written = String::new();
     for a in ["1", "256"] {
-        let o = util::named(p, "shasum").args(["-a", a, "-U"]).args(files).output().unwrap();
+        let o = util::named(p, "shasum")
+            .args(["-a", a, "-U"])
+            .args(files)
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{o:?}");
         written.push_str(&String::from_utf8_lossy(&o.stdout));
     }
@@ -447,11 +462,16 @@ fn perl_shasum_universal_only_for_text_files() {
         .args(["-c", "USUMS"])
         .assert()
         .success()
-        .stdout(predicates::prelude::PredicateBooleanExt::not(predicates::str::contains("FAILED")));
+        .stdout(predicates::prelude::PredicateBooleanExt::not(
+            predicates::str::contains("FAILED"),
+        ));
     // Where shasum is installed: a fresh binary file (NUL, CRs) listed
     // with `U` by shasum itself.
     if Command::new("shasum").arg("--version").output().is_err() {
-        util::skip("perl_shasum_universal_only_for_text_files", "no shasum: the recorded lines only");
+        util::skip(
+            "perl_shasum_universal_only_for_text_files",
+            "no shasum: the recorded lines only",
+        );
         return;
     }
     fs::write(p.join("fresh.bin"), b"\x7fELF\0\0\r\n\r\x01\x02\r").unwrap();

@@ -306,7 +306,10 @@ mod tests {
         let mut h = Hashdeep::default();
         assert_eq!(h.line(b"6,aa,bb,d/x"), None);
         assert_eq!(h.line(b"%%%% HASHDEEP-1.0"), Some(HashdeepLine::Skip));
-        assert_eq!(h.line(b"%%%% size,md5,tiger,sha256,filename"), Some(HashdeepLine::Skip));
+        assert_eq!(
+            h.line(b"%%%% size,md5,tiger,sha256,filename"),
+            Some(HashdeepLine::Skip)
+        );
         assert_eq!(h.line(b"## Invoked from: /tmp"), Some(HashdeepLine::Skip));
         let md5 = "900150983cd24fb0d6963f7d28e17f72";
         let sha = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
@@ -344,7 +347,10 @@ mod tests {
         );
         assert_eq!(
             rhash_bsd(b"CRC32 (two words.txt) = 363a3020"),
-            Some(Rhash::Crc32(b"two words.txt".to_vec(), vec![0x36, 0x3a, 0x30, 0x20]))
+            Some(Rhash::Crc32(
+                b"two words.txt".to_vec(),
+                vec![0x36, 0x3a, 0x30, 0x20]
+            ))
         );
         // GNU's own layouts, and near misses, are left alone.
         assert_eq!(rhash_bsd(format!("MD5 (a) = {h}").as_bytes()), None);

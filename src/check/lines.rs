@@ -234,7 +234,10 @@ impl Lines<'_> {
     fn sniff_start(&mut self) {
         let silent = self.job.verbosity != Verbosity::Warn && !self.job.json && self.audit.is_none();
         self.sniff = if self.prep.is_some() && silent && self.line_no == 0 {
-            Sniff::Window { left: SNIFF, nul: false }
+            Sniff::Window {
+                left: SNIFF,
+                nul: false,
+            }
         } else {
             Sniff::Off
         };
@@ -272,7 +275,10 @@ impl Lines<'_> {
         }
         self.sniff = Sniff::Off;
         let (rest, cut_rest) = read_line_capped(&mut self.reader, &mut self.buf, MAX_LINE)?;
-        Ok(Some((if rest == 0 && cut_rest { 0 } else { n + rest }, cut || cut_rest)))
+        Ok(Some((
+            if rest == 0 && cut_rest { 0 } else { n + rest },
+            cut || cut_rest,
+        )))
     }
 
     /// Reads and parses lines until one names a file to verify (or the
@@ -423,7 +429,10 @@ impl Lines<'_> {
     /// (by `stat`, without reading: a size that differs is one more
     /// `FAILED`); the items after the first are queued. Under `--audit`,
     /// the longest digest only.
-    pub(super) fn hashdeep_row(&mut self, mut row: super::layouts::HashdeepRow) -> Option<Item<Listed, Event>> {
+    pub(super) fn hashdeep_row(
+        &mut self,
+        mut row: super::layouts::HashdeepRow,
+    ) -> Option<Item<Listed, Event>> {
         if self.audit.is_some() {
             // `--audit` gives one verdict per file, as hashdeep's audit
             // does: its longest digest alone decides (a size that differs
@@ -444,11 +453,7 @@ impl Lines<'_> {
             items.push(self.item(Ok(line)));
         }
         if let Some(size) = row.size {
-            let last = items
-                .iter_mut()
-                .rev()
-                .find_map(listed_in)
-                .map(|l| l.algo.kind);
+            let last = items.iter_mut().rev().find_map(listed_in).map(|l| l.algo.kind);
             if let Some(item) = self.size_check(row.name, size, last) {
                 items.push(item);
             }
