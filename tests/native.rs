@@ -443,3 +443,108 @@ fn a_length_past_u64_is_refused() {
             .stderr(predicates::str::contains(format!("invalid length: '{v}'")));
     }
 }
+
+/// A binary file given to `mhash -c` (a NUL byte in its first 64 KiB, no
+/// properly formatted line there) is read no further: GNU's one line and
+/// status 1. The proof that it stopped: a checksum line placed after the
+/// first 64 KiB is not read by `mhash -c`, while the `sha256sum`
+/// personality (and GNU's own, the oracle) reads the whole file and
+/// verifies it; `-w` (a message for each line) reads it all too.
+#[test]
+fn binary_checksum_file_is_read_no_further() {
+    let d = abc_dir();
+    let p = d.path();
+    let mut junk = vec![0u8; 70 * 1024];
+    for (i, b) in junk.iter_mut().enumerate() {
+        *b = if i % 97 == 96 { b'\n' } else { (i % 251) as u8 };
+    }
+    junk.push(b'\n');
+    junk.extend_from_slice(format!("{SHA256_ABC}  abc\n").as_bytes());
+    fs::write(p.join("blob"), &junk).unwrap();
+    mhash(p)
+        .args(["-c", "blob"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!(
+            "{}: blob: no properly formatted checksum lines found\n",
+            crate::util::prog()
+        ));
+    let warned = mhash(p)
+        .args(["-c", "-w", "blob"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
+    let err = String::from_utf8_lossy(&warned.get_output().stderr).into_owned();
+    assert!(
+        err.contains(": blob: 900: improperly formatted checksum line\n"),
+        "{err}"
+    );
+    named_by_path(p, "sha256sum")
+        .args(["-c", "blob"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
+    #[cfg(unix)]
+    if util::gnu_available("binary_checksum_file_is_read_no_further") {
+        let gnu = util::gnu("sha256sum")
+            .current_dir(p)
+            .args(["-c", "blob"])
+            .output()
+            .unwrap();
+        assert_eq!((gnu.status.code(), &gnu.stdout[..]), (Some(0), &b"abc: OK\n"[..]));
+    }
+}
+
+/// The first 64 KiB of a checksum file are watched for a NUL byte: a
+/// text file's line that spans the 64 KiB mark, a file whose properly
+/// formatted line comes before a NUL, and one that ends at exactly 64 KiB
+/// without a newline are all read whole.
+#[test]
+fn checksum_file_past_64_kib_is_read_whole() {
+    let d = abc_dir();
+    let p = d.path();
+    let line = format!("{SHA256_ABC}  abc\n");
+    // Comment lines up to just short of 64 KiB, the checksum line across it.
+    let mut text = Vec::new();
+    while text.len() < 64 * 1024 - 20 {
+        text.extend_from_slice(b"# padding padding padding padding\n");
+    }
+    text.extend_from_slice(line.as_bytes());
+    fs::write(p.join("text"), &text).unwrap();
+    mhash(p)
+        .args(["-c", "text"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
+    // A properly formatted line first, then binary junk, then a line past
+    // 64 KiB: all read.
+    let mut mixed = line.clone().into_bytes();
+    mixed.extend_from_slice(&[0u8; 70 * 1024]);
+    mixed.push(b'\n');
+    mixed.extend_from_slice(line.as_bytes());
+    fs::write(p.join("mixed"), &mixed).unwrap();
+    mhash(p)
+        .args(["-c", "mixed"])
+        .assert()
+        .success()
+        .stdout("abc: OK\nabc: OK\n");
+    // A NUL, then a checksum line with no newline ending the file at
+    // exactly 64 KiB.
+    let last = format!("{SHA256_ABC}  abc");
+    let mut exact = b"\0\n".to_vec();
+    while exact.len() < 64 * 1024 - last.len() - 40 {
+        exact.extend_from_slice(b"# padding padding padding padding\n");
+    }
+    let fill = 64 * 1024 - last.len() - exact.len() - 1;
+    exact.extend_from_slice(&vec![b'#'; fill]);
+    exact.push(b'\n');
+    exact.extend_from_slice(last.as_bytes());
+    assert_eq!(exact.len(), 64 * 1024);
+    fs::write(p.join("exact"), &exact).unwrap();
+    mhash(p)
+        .args(["-c", "exact"])
+        .assert()
+        .success()
+        .stdout("abc: OK\n");
+}

@@ -419,6 +419,71 @@ fn perl_shasum_universal_and_bits_lines() {
     );
 }
 
+/// Perl shasum's `U` mode converts line ends only in a file Perl's `-T`
+/// calls text (Digest::SHA `addfile`); a binary file, or one with many
+/// high-bit bytes that are not UTF-8, is hashed as it is. `USUMS` was
+/// written by shasum 6.02 (tests/data/shasum/SOURCES.md): `mhash -c` and
+/// mhash as `shasum` (writing and checking) agree with it on a CRLF text
+/// file, a binary with CRs and NULs, an empty file, UTF-8 text and
+/// Latin-1 bytes, many and few.
+#[test]
+fn perl_shasum_universal_only_for_text_files() {
+    let d = shasum_fixtures();
+    let p = d.path();
+    let out = mhash(p).args(["-c", "USUMS"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.ends_with(": OK")).count(),
+        12,
+        "{stdout}"
+    );
+    let recorded = fs::read_to_string(p.join("USUMS")).unwrap();
+    let files = [
+        "u-text",
+        "u-binary",
+        "u-empty",
+        "u-utf8",
+        "u-latin1",
+        "u-latin1-few",
+    ];
+    let mut written = String::new();
+    for a in ["1", "256"] {
+        let o = util::named(p, "shasum")
+            .args(["-a", a, "-U"])
+            .args(files)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+        written.push_str(&String::from_utf8_lossy(&o.stdout));
+    }
+    assert_eq!(written, recorded);
+    util::named(p, "shasum")
+        .args(["-c", "USUMS"])
+        .assert()
+        .success()
+        .stdout(predicates::prelude::PredicateBooleanExt::not(
+            predicates::str::contains("FAILED"),
+        ));
+    // Where shasum is installed: a fresh binary file (NUL, CRs) listed
+    // with `U` by shasum itself.
+    if Command::new("shasum").arg("--version").output().is_err() {
+        util::skip(
+            "perl_shasum_universal_only_for_text_files",
+            "no shasum: the recorded lines only",
+        );
+        return;
+    }
+    fs::write(p.join("fresh.bin"), b"\x7fELF\0\0\r\n\r\x01\x02\r").unwrap();
+    let o = Command::new("shasum")
+        .args(["-a", "256", "-U", "fresh.bin"])
+        .current_dir(p)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    checks(p, "fresh.txt", &o.stdout, "fresh.bin: OK\n");
+}
+
 #[test]
 fn a_name_beginning_with_u_keeps_gnus_reading() {
     // `HEX Uf` is GNU's one-space form naming `Uf` when `Uf` exists.

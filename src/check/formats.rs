@@ -17,8 +17,8 @@
 //! - digest-only files (`kubectl.sha256`, Maven's `x.jar.sha1`): a line of
 //!   a lone digest names the file the checksum file's name stands for
 //!   (`kubectl.sha256` -> `kubectl`, beside it);
-//! - FreeBSD `distinfo` and saved `certutil -hashfile` output
-//!   ([`super::layouts`]).
+//! - FreeBSD `distinfo`, saved `certutil -hashfile` output, SFV,
+//!   `rhash --bsd` lines and hashdeep files ([`super::layouts`]).
 
 use crate::algo::AlgoKind;
 use crate::algo::bits::ShasumMode;
@@ -55,9 +55,13 @@ pub enum Prep<'a> {
     /// A FreeBSD `distinfo` `SIZE (NAME) = BYTES` line: the size the file
     /// must have ([`super::layouts::distinfo`]).
     Size(Vec<u8>, u64),
-    /// An SFV line, `NAME CRC32`: the name and the CRC-32 (zlib's, `-a
-    /// crc32b`) as 4 bytes ([`super::layouts::sfv_line`]).
+    /// An SFV line, `NAME CRC32`, or RHash's `CRC32 (NAME) = hex`: the
+    /// name and the CRC-32 (zlib's, `-a crc32b`) as 4 bytes
+    /// ([`super::layouts::sfv_line`], [`super::layouts::rhash_bsd`]).
     Sfv(Vec<u8>, Vec<u8>),
+    /// A hashdeep file's line: its digests, name and size
+    /// ([`super::layouts::Hashdeep`]).
+    Hashdeep(super::layouts::HashdeepRow),
 }
 
 /// The native face's line preparation for one checksum file.
@@ -69,6 +73,7 @@ pub struct Prepare {
     /// SFV lines are read: the file is named `*.sfv`, or a `;` comment
     /// (SFV's) was seen.
     sfv: bool,
+    hashdeep: super::layouts::Hashdeep,
 }
 
 impl Prepare {
@@ -79,6 +84,7 @@ impl Prepare {
             first: true,
             certutil: Default::default(),
             sfv: false,
+            hashdeep: Default::default(),
         }
     }
 
@@ -138,12 +144,22 @@ impl Prepare {
         {
             return Prep::Sfv(name, crc);
         }
+        match self.hashdeep.line(trimmed) {
+            Some(super::layouts::HashdeepLine::Skip) => return Prep::Skip,
+            Some(super::layouts::HashdeepLine::Row(row)) => return Prep::Hashdeep(row),
+            None => {}
+        }
         if let Some(taken) = self.certutil.line(trimmed) {
             return taken.map_or(Prep::Skip, Prep::Owned);
         }
         match super::layouts::distinfo(trimmed) {
             Some(super::layouts::Distinfo::Timestamp) => return Prep::Skip,
             Some(super::layouts::Distinfo::Size { name, size }) => return Prep::Size(name, size),
+            None => {}
+        }
+        match super::layouts::rhash_bsd(trimmed) {
+            Some(super::layouts::Rhash::Tagged(line)) => return Prep::Owned(line),
+            Some(super::layouts::Rhash::Crc32(name, crc)) => return Prep::Sfv(name, crc),
             None => {}
         }
         if let Some(kind) = header_hint(trimmed) {

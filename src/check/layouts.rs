@@ -15,7 +15,17 @@
 //! - SFV (Simple File Verification; what cksfv, RapidCRC, QuickSFV and
 //!   TeraCopy write): `NAME CRC32` lines, the CRC-32 of zlib (`-a crc32b`)
 //!   in 8 hex digits after the name's last space, `;` comment lines
-//!   ([`sfv_line`]).
+//!   ([`sfv_line`]);
+//! - RHash's `rhash --bsd` lines: GNU's tagged layout with the tag
+//!   left-aligned in 5 columns (`MD5   (NAME) = HEX`, `SHA1  (NAME) =
+//!   HEX`; longer tags as GNU writes them), and its `CRC32 (NAME) = hex`,
+//!   zlib's CRC-32 (`-a crc32b`), which GNU gives no tag ([`rhash_bsd`]);
+//! - hashdeep's files (`hashdeep -r DIR > known.txt`; hashdeep 4.4's
+//!   "DFXML-less" text format): `%%%% HASHDEEP-1.0`, a column line
+//!   `%%%% size,md5,sha256,filename`, `##` comment lines, then per file
+//!   `SIZE,HEX,HEX,NAME` (the name last, commas in it kept); every listed
+//!   digest mhash computes (MD5, SHA-1, SHA-256) is checked, and the
+//!   size as a `distinfo` `SIZE` line is ([`Hashdeep`]).
 
 /// What a `distinfo` line that is not a checksum line says.
 #[derive(Debug, PartialEq, Eq)]
@@ -72,6 +82,155 @@ pub fn sfv_line(l: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
         return None;
     }
     Some((name.to_vec(), hex::decode(crc).ok()?))
+}
+
+/// What an `rhash --bsd` line becomes.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Rhash {
+    /// A tag padded to 5 columns: the line as GNU writes it (`MD5 (NAME)
+    /// = HEX`).
+    Tagged(Vec<u8>),
+    /// `CRC32 (NAME) = HEX`: the name and the 4 bytes of zlib's CRC-32.
+    Crc32(Vec<u8>, Vec<u8>),
+}
+
+/// An `rhash --bsd` line RHash 1.4 writes differently from GNU: a tag
+/// shorter than 5 characters padded with spaces to 5 (`MD5   (f) = ...`:
+/// `MD5`, two spaces, then ` (`), or its `CRC32` line; `None` for
+/// another line (a 5-character or longer tag is GNU's layout already).
+pub fn rhash_bsd(l: &[u8]) -> Option<Rhash> {
+    if let Some(rest) = l.strip_prefix(b"CRC32 (") {
+        let sep = memchr::memmem::rfind(rest, b") = ")?;
+        let (name, crc) = (&rest[..sep], &rest[sep + 4..]);
+        if name.is_empty() || crc.len() != 8 || !crc.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        return Some(Rhash::Crc32(name.to_vec(), hex::decode(crc).ok()?));
+    }
+    let tag_len = l.iter().position(|&b| b == b' ')?;
+    let tag = &l[..tag_len];
+    if tag.is_empty()
+        || tag_len >= 5
+        || !tag.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+        || l.len() < 7
+        || !l[tag_len..6].iter().all(|&b| b == b' ')
+        || l[6] != b'('
+    {
+        return None;
+    }
+    Some(Rhash::Tagged([tag, b" ", &l[6..]].concat()))
+}
+
+/// A column of a hashdeep file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Column {
+    /// The file's size in bytes.
+    Size,
+    /// A digest mhash computes.
+    Digest(crate::algo::AlgoKind),
+    /// A digest mhash does not compute (hashdeep's `tiger`, `whirlpool`):
+    /// not checked.
+    Other,
+    /// The file's name (hashdeep writes it last).
+    Name,
+}
+
+/// One file of a hashdeep file: the digests to check (those mhash
+/// computes), its name, and its size.
+#[derive(Debug, PartialEq, Eq)]
+pub struct HashdeepRow {
+    /// Each checkable column's algorithm and digest bytes, in column
+    /// order (a digest that is not hex of the algorithm's length is an
+    /// empty one, which never matches).
+    pub digests: Vec<(crate::algo::AlgoKind, Vec<u8>)>,
+    /// The name as listed.
+    pub name: Vec<u8>,
+    /// The size listed, if the file has a `size` column.
+    pub size: Option<u64>,
+}
+
+/// A hashdeep file being read: its columns, from the `%%%% size,...`
+/// line (hashdeep 4.4, `hashdeep -r`, `md5deep`'s `-c`-less sibling).
+#[derive(Debug, Default)]
+pub struct Hashdeep {
+    /// `%%%% HASHDEEP-1.0` was read: the column line comes next.
+    started: bool,
+    columns: Vec<Column>,
+}
+
+/// What a line of a hashdeep file is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum HashdeepLine {
+    /// A header or `##` comment line: nothing to check.
+    Skip,
+    /// A file's line.
+    Row(HashdeepRow),
+}
+
+impl Hashdeep {
+    /// Takes line `l` (its ending removed) when it is hashdeep's:
+    /// `None` before `%%%% HASHDEEP-1.0`, and for a line that is not a
+    /// hashdeep line (it is then read as any other line).
+    pub fn line(&mut self, l: &[u8]) -> Option<HashdeepLine> {
+        if l == b"%%%% HASHDEEP-1.0" {
+            *self = Hashdeep {
+                started: true,
+                columns: Vec::new(),
+            };
+            return Some(HashdeepLine::Skip);
+        }
+        if !self.started {
+            return None;
+        }
+        if let Some(cols) = l.strip_prefix(b"%%%% ") {
+            self.columns = cols
+                .split(|&b| b == b',')
+                .map(|c| match c {
+                    b"size" => Column::Size,
+                    b"filename" => Column::Name,
+                    b"md5" => Column::Digest(crate::algo::AlgoKind::Md5),
+                    b"sha1" => Column::Digest(crate::algo::AlgoKind::Sha1),
+                    b"sha256" => Column::Digest(crate::algo::AlgoKind::Sha256),
+                    _ => Column::Other,
+                })
+                .collect();
+            return Some(HashdeepLine::Skip);
+        }
+        if l.starts_with(b"##") {
+            return Some(HashdeepLine::Skip);
+        }
+        // The name is the last column and may hold commas.
+        if self.columns.last() != Some(&Column::Name) {
+            return None;
+        }
+        let fields: Vec<&[u8]> = l.splitn(self.columns.len(), |&b| b == b',').collect();
+        if fields.len() != self.columns.len() {
+            return None;
+        }
+        let mut row = HashdeepRow {
+            digests: Vec::new(),
+            name: Vec::new(),
+            size: None,
+        };
+        for (col, field) in self.columns.iter().zip(fields) {
+            match col {
+                Column::Size => {
+                    let size = std::str::from_utf8(field).ok()?.parse().ok()?;
+                    row.size = Some(size);
+                }
+                Column::Digest(kind) => {
+                    let d = hex::decode(field)
+                        .ok()
+                        .filter(|d| d.len() * 8 == kind.info().bits as usize)
+                        .unwrap_or_default();
+                    row.digests.push((*kind, d));
+                }
+                Column::Other => {}
+                Column::Name => row.name = field.to_vec(),
+            }
+        }
+        (!row.name.is_empty()).then_some(HashdeepLine::Row(row))
+    }
 }
 
 /// The algorithms `certutil -hashfile` names that mhash computes, as it
@@ -140,6 +299,66 @@ fn certutil_hex(l: &[u8]) -> Option<(Vec<u8>, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hashdeep_lines() {
+        // hashdeep 4.4 `hashdeep -r d`.
+        let mut h = Hashdeep::default();
+        assert_eq!(h.line(b"6,aa,bb,d/x"), None);
+        assert_eq!(h.line(b"%%%% HASHDEEP-1.0"), Some(HashdeepLine::Skip));
+        assert_eq!(
+            h.line(b"%%%% size,md5,tiger,sha256,filename"),
+            Some(HashdeepLine::Skip)
+        );
+        assert_eq!(h.line(b"## Invoked from: /tmp"), Some(HashdeepLine::Skip));
+        let md5 = "900150983cd24fb0d6963f7d28e17f72";
+        let sha = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        assert_eq!(
+            h.line(format!("3,{md5},00,{sha},d/a,b c").as_bytes()),
+            Some(HashdeepLine::Row(HashdeepRow {
+                digests: vec![
+                    (crate::algo::AlgoKind::Md5, hex::decode(md5).unwrap()),
+                    (crate::algo::AlgoKind::Sha256, hex::decode(sha).unwrap()),
+                ],
+                name: b"d/a,b c".to_vec(),
+                size: Some(3),
+            }))
+        );
+        // A bad digest never matches; a bad size is not hashdeep's line.
+        let Some(HashdeepLine::Row(r)) = h.line(b"3,zz,00,11,d/a") else {
+            panic!()
+        };
+        assert!(r.digests.iter().all(|(_, d)| d.is_empty()));
+        assert_eq!(h.line(b"x,aa,00,bb,d/a"), None);
+        assert_eq!(h.line(b"3,aa"), None);
+    }
+
+    #[test]
+    fn rhash_bsd_lines() {
+        // RHash 1.4.3 `rhash --bsd --md5 --sha1 --crc32 --sha256 f`.
+        let h = "900150983cd24fb0d6963f7d28e17f72";
+        assert_eq!(
+            rhash_bsd(format!("MD5   (a b) = {h}").as_bytes()),
+            Some(Rhash::Tagged(format!("MD5 (a b) = {h}").into_bytes()))
+        );
+        assert_eq!(
+            rhash_bsd(b"SHA1  (x) = a9"),
+            Some(Rhash::Tagged(b"SHA1 (x) = a9".to_vec()))
+        );
+        assert_eq!(
+            rhash_bsd(b"CRC32 (two words.txt) = 363a3020"),
+            Some(Rhash::Crc32(
+                b"two words.txt".to_vec(),
+                vec![0x36, 0x3a, 0x30, 0x20]
+            ))
+        );
+        // GNU's own layouts, and near misses, are left alone.
+        assert_eq!(rhash_bsd(format!("MD5 (a) = {h}").as_bytes()), None);
+        assert_eq!(rhash_bsd(b"SHA256 (a) = 00"), None);
+        assert_eq!(rhash_bsd(b"MD5    (a) = 00"), None);
+        assert_eq!(rhash_bsd(b"CRC32 (a) = 363a302"), None);
+        assert_eq!(rhash_bsd(b"MD5  "), None);
+    }
 
     #[test]
     fn distinfo_lines() {

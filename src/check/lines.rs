@@ -121,6 +121,9 @@ pub(super) struct Lines<'a> {
     /// A line (and its number) held back while the record it ended goes
     /// first.
     pub(super) held: Option<(u64, Vec<u8>)>,
+    /// Items made from one line that go after the first (a hashdeep
+    /// line's second digest, its size).
+    pub(super) queued: std::collections::VecDeque<Item<Listed, Event>>,
     /// The line just read was Perl shasum's `U` or `^` form.
     pub(super) shasum: Option<crate::algo::bits::ShasumMode>,
     /// The checksum file's name as given (a digest-only file's subject).
@@ -139,7 +142,38 @@ pub(super) struct Lines<'a> {
     /// Improperly formatted lines counted here rather than passed on (no
     /// message or record is written for them).
     pub(super) uncounted: u64,
+    /// mhash: whether the checksum file may be a binary file
+    /// ([`SNIFF`]).
+    pub(super) sniff: Sniff,
 }
+
+/// The native face's look for a binary file given as a checksum file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sniff {
+    /// Nothing read yet.
+    Unread,
+    /// Within the first [`SNIFF`] bytes, no properly formatted line read
+    /// yet: the bytes of the window left, and whether a NUL byte was read.
+    Window {
+        /// Bytes of the window not read yet.
+        left: u64,
+        /// A NUL byte was read.
+        nul: bool,
+    },
+    /// Every line is read (a text file, a properly formatted line seen,
+    /// GNU's dialects).
+    Off,
+}
+
+/// How far into a checksum file the native face looks for a sign that it
+/// is not one, in bytes: 64 KiB (one buffer). A file with a NUL byte in
+/// its first 64 KiB and no properly formatted line in them (a disk image,
+/// an archive, a binary given by mistake) is read no further: `mhash -c`
+/// says `no properly formatted checksum lines found` at once, where GNU
+/// reads the whole file for the same verdict (2 GB: about 1 s). A
+/// checksum file holds text (names cannot hold a NUL); GNU's
+/// personalities still read every line, as GNU does.
+pub(super) const SNIFF: u64 = 64 * 1024;
 
 /// The listed file an item is about, if any.
 pub(super) fn listed_in(item: &mut Item<Listed, Event>) -> Option<&mut Listed> {
@@ -192,12 +226,73 @@ impl Lines<'_> {
         Some(cur)
     }
 
+    /// The native face's look at the start of a checksum file: the window
+    /// of its first [`SNIFF`] bytes, where a NUL byte with no properly
+    /// formatted line ends the reading. Only where improperly formatted
+    /// lines are counted silently (no `--warn` message, no JSON record, no
+    /// `--audit` count): there the verdict cannot change.
+    fn sniff_start(&mut self) {
+        let silent = self.job.verbosity != Verbosity::Warn && !self.job.json && self.audit.is_none();
+        self.sniff = if self.prep.is_some() && silent && self.line_no == 0 {
+            Sniff::Window {
+                left: SNIFF,
+                nul: false,
+            }
+        } else {
+            Sniff::Off
+        };
+    }
+
+    /// Whether more of the checksum file is there to read.
+    fn more(&mut self) -> bool {
+        matches!(self.reader.fill_buf(), Ok(b) if !b.is_empty())
+    }
+
+    /// Reads the next line ([`read_line_capped`]), the native face's
+    /// window ([`SNIFF`]) watched. `Ok(None)`: the checksum file was found
+    /// to be binary and is read no further.
+    fn next_line(&mut self) -> std::io::Result<Option<(usize, bool)>> {
+        let Sniff::Window { left, nul } = self.sniff else {
+            return read_line_capped(&mut self.reader, &mut self.buf, MAX_LINE).map(Some);
+        };
+        if left == 0 {
+            // The window ended at a line break.
+            if nul && self.more() {
+                return Ok(None);
+            }
+            self.sniff = Sniff::Off;
+            return read_line_capped(&mut self.reader, &mut self.buf, MAX_LINE).map(Some);
+        }
+        let (n, cut) = read_line_capped(&mut (&mut self.reader).take(left), &mut self.buf, MAX_LINE)?;
+        let (left, nul) = (left - n as u64, nul || memchr::memchr(0, &self.buf).is_some());
+        self.sniff = Sniff::Window { left, nul };
+        if left > 0 || self.buf.last() == Some(&b'\n') || !self.more() {
+            return Ok(Some((n, cut)));
+        }
+        // The window ends inside a line.
+        if nul {
+            return Ok(None);
+        }
+        self.sniff = Sniff::Off;
+        let (rest, cut_rest) = read_line_capped(&mut self.reader, &mut self.buf, MAX_LINE)?;
+        Ok(Some((
+            if rest == 0 && cut_rest { 0 } else { n + rest },
+            cut || cut_rest,
+        )))
+    }
+
     /// Reads and parses lines until one names a file to verify (or the
     /// checksum file ends).
     pub(super) fn read_item(&mut self) -> Option<Item<Listed, Event>> {
+        if self.sniff == Sniff::Unread {
+            self.sniff_start();
+        }
         loop {
             if self.output_failed.load(Ordering::Relaxed) {
                 return None;
+            }
+            if let Some(item) = self.queued.pop_front() {
+                return Some(item);
             }
             // A line read after a `gpg --print-md` record, held back
             // while the record went first.
@@ -215,7 +310,12 @@ impl Lines<'_> {
                 // After a long line: give the memory back.
                 self.buf.shrink_to(64 * 1024);
             }
-            let cut = match read_line_capped(&mut self.reader, &mut self.buf, MAX_LINE) {
+            let read = match self.next_line() {
+                Ok(Some(r)) => Ok(r),
+                Ok(None) => return self.binary_end(),
+                Err(e) => Err(e),
+            };
+            let cut = match read {
                 Ok((0, _)) => {
                     self.done = true;
                     // The checksum file's last record.
@@ -249,9 +349,21 @@ impl Lines<'_> {
                 continue;
             }
             if let Some(item) = r {
+                if !matches!(item, Item::Done(Event::Misformatted { .. })) {
+                    // A properly formatted line: the file is read to its end.
+                    self.sniff = Sniff::Off;
+                }
                 return Some(item);
             }
         }
+    }
+
+    /// The end of a checksum file found to be binary ([`SNIFF`]): read no
+    /// further, as at its end.
+    fn binary_end(&mut self) -> Option<Item<Listed, Event>> {
+        self.done = true;
+        let rec = self.print_md.as_mut().and_then(formats::PrintMd::finish);
+        rec.and_then(|(at, rec)| self.prepared_line_at(at, &rec))
     }
 
     /// One line as read (its LF still there): the native face's
@@ -283,6 +395,7 @@ impl Lines<'_> {
                     l = &owned;
                 }
                 formats::Prep::Size(name, size) => return self.size_line(name, size),
+                formats::Prep::Hashdeep(row) => return self.hashdeep_row(row),
                 formats::Prep::Sfv(name, digest) => {
                     let line = parse::CheckLine {
                         algo: Algorithm::new(crate::algo::AlgoKind::Crc32b),
@@ -311,11 +424,65 @@ impl Lines<'_> {
         self.prepared_line(l)
     }
 
+    /// A hashdeep file's line: one listed file per digest mhash computes,
+    /// in column order, then its size checked as a `distinfo` `SIZE` line
+    /// (by `stat`, without reading: a size that differs is one more
+    /// `FAILED`); the items after the first are queued. Under `--audit`,
+    /// the longest digest only.
+    pub(super) fn hashdeep_row(
+        &mut self,
+        mut row: super::layouts::HashdeepRow,
+    ) -> Option<Item<Listed, Event>> {
+        if self.audit.is_some() {
+            // `--audit` gives one verdict per file, as hashdeep's audit
+            // does: its longest digest alone decides (a size that differs
+            // changes it too).
+            let longest = row.digests.iter().max_by_key(|(k, _)| k.info().bits).cloned();
+            row.digests = longest.into_iter().collect();
+            row.size = None;
+        }
+        let mut items = Vec::new();
+        for (kind, digest) in row.digests {
+            let line = parse::CheckLine {
+                algo: Algorithm::new(kind),
+                digest,
+                name: row.name.clone(),
+                chosen: Chosen::Layout,
+                alternatives: Vec::new(),
+            };
+            items.push(self.item(Ok(line)));
+        }
+        if let Some(size) = row.size {
+            let last = items.iter_mut().rev().find_map(listed_in).map(|l| l.algo.kind);
+            if let Some(item) = self.size_check(row.name, size, last) {
+                items.push(item);
+            }
+        }
+        let mut items = items.into_iter();
+        let first = items.next();
+        self.queued.extend(items);
+        first
+    }
+
     /// A `distinfo` `SIZE` line: nothing to report when the file has that
     /// size or is not there (its digest line says so); a mismatch under
     /// the last tag's algorithm when its size differs (an empty expected
     /// digest, which [`Listed::judge`] never matches).
     pub(super) fn size_line(&mut self, name: Vec<u8>, size: u64) -> Option<Item<Listed, Event>> {
+        let last = crate::algo::AlgoKind::ALL
+            .into_iter()
+            .find(|k| k.tag().is_some() && k.tag() == self.parser.last_tag);
+        self.size_check(name, size, last)
+    }
+
+    /// [`Self::size_line`]'s check, its mismatch reported under `kind`
+    /// (SHA-256 when none).
+    fn size_check(
+        &mut self,
+        name: Vec<u8>,
+        size: u64,
+        kind: Option<crate::algo::AlgoKind>,
+    ) -> Option<Item<Listed, Event>> {
         let path = match &self.audit {
             Some(a) => a.path_of(&audit::normalize(&name)),
             None => name.clone(),
@@ -323,10 +490,7 @@ impl Lines<'_> {
         if !super::layouts::size_differs(&path, size) {
             return None;
         }
-        let kind = crate::algo::AlgoKind::ALL
-            .into_iter()
-            .find(|k| k.tag().is_some() && k.tag() == self.parser.last_tag)
-            .unwrap_or(crate::algo::AlgoKind::Sha256);
+        let kind = kind.unwrap_or(crate::algo::AlgoKind::Sha256);
         let line = parse::CheckLine {
             algo: Algorithm::new(kind),
             digest: Vec::new(),

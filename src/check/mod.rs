@@ -199,6 +199,7 @@ fn check_file_with(
         prep: native.then(|| formats::Prepare::for_file(&name)),
         print_md: native.then(formats::PrintMd::default),
         held: None,
+        queued: Default::default(),
         shasum: None,
         checkfile: &name,
         subject: false,
@@ -207,6 +208,7 @@ fn check_file_with(
         failed: false,
         audit,
         uncounted: 0,
+        sniff: lines::Sniff::Unread,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),

@@ -126,6 +126,11 @@ pub(super) fn verify(mut listed: Listed, buf: &mut io::ReadBuf, mode: IoMode) ->
 }
 
 /// The digest of the input `name` read as Perl shasum's mode `m` says.
+/// A `U` (universal newlines) line converts line ends only in a file
+/// Perl's `-T` test calls text (Digest::SHA `addfile`: `_addfileuniv`
+/// when `_istext`, else `_addfilebin`; [`super::shasum::perl_is_text`] on
+/// the first read, as Perl tests its first buffer): a binary artifact
+/// listed with `U` is hashed as it is, as shasum hashes it.
 ///
 /// # Errors
 /// Opening or reading failed; `InvalidInput` for a BITS line whose
@@ -139,12 +144,27 @@ pub(super) fn shasum_digest(
     let mut hasher = crate::algo::bits::shasum_hasher(algo, m)
         .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
     let mut total = 0;
-    if name == "-" {
-        io::feed(&mut crate::os::stdin_reader(), hasher.as_mut(), buf, &mut total)?;
+    let mut f;
+    let reader: &mut dyn std::io::Read = if name == "-" {
+        f = crate::os::stdin_reader();
+        &mut f
     } else {
-        let mut f = crate::os::open_input(std::path::Path::new(name), false, false)?;
-        io::feed(&mut f, hasher.as_mut(), buf, &mut total)?;
+        f = Box::new(crate::os::open_input(std::path::Path::new(name), false, false)?);
+        &mut f
+    };
+    if m == crate::algo::bits::ShasumMode::Universal {
+        // Perl reads one buffer (8 KiB) and tests at most 512 bytes of it.
+        let mut first = vec![0u8; 8192];
+        let n = crate::os::read_retrying(reader, &mut first)?;
+        if !super::shasum::perl_is_text(&first[..n]) {
+            hasher = algo.hasher();
+        }
+        hasher.update(&first[..n]);
+        if n == 0 {
+            return Ok(hasher.finalize());
+        }
     }
+    io::feed(reader, hasher.as_mut(), buf, &mut total)?;
     Ok(hasher.finalize())
 }
 
