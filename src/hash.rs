@@ -250,7 +250,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
             sched::Work::OneByOne(work)
         }
     };
-    let lost = sched::run_work(jobs, work, producer, emit);
+    let lost = sched::run_work(jobs, work, producer, emit, None);
     if lost > 0 {
         con.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
         ok = false;

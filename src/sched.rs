@@ -43,6 +43,34 @@ pub const WINDOW_PER_JOB: usize = 64;
 /// Most items a worker claims at once (small, quick inputs).
 const MAX_BATCH: usize = 16;
 
+/// Bytes that items waiting in the reorder window may hold between them
+/// (their names, as [`Held::note`] counts them): 16 MiB. Past it no more
+/// items are claimed until earlier ones are emitted; one item may always be
+/// in flight, whatever it holds. Results taken out of the window to be
+/// written hold up to as much again while they are written. Without it a window of 128 check lines
+/// naming 4 MiB files each held 1 GB (GNU, one line at a time: 10 MB).
+pub const HELD_BUDGET: usize = 16 << 20;
+
+/// Where a producer says how many bytes the item it is about to yield
+/// holds (a file name read from a checksum line), for the scheduler to
+/// keep the window within [`HELD_BUDGET`]. The producer calls
+/// [`note`](Self::note) before returning each item; an item it notes
+/// nothing for counts 0.
+#[derive(Default)]
+pub struct Held(std::sync::atomic::AtomicUsize);
+
+impl Held {
+    /// The item the producer yields next holds `bytes` bytes.
+    pub fn note(&self, bytes: usize) {
+        self.0.store(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The bytes noted for the item just yielded (0 if none), and clears it.
+    fn take(&self) -> usize {
+        self.0.swap(0, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// Items quicker than this (the batch's mean) let a worker claim twice as
 /// many next time: 50 µs, about a 64 KiB file at 1.3 GB/s plus its system
 /// calls.
@@ -84,6 +112,10 @@ struct State<W, R, P> {
     /// Index of the next result to emit; `slots[0]` belongs to it.
     emitted: usize,
     slots: VecDeque<Option<R>>,
+    /// The bytes each item in `slots` holds ([`Held`]), in the same order.
+    weights: VecDeque<usize>,
+    /// Their sum.
+    held: usize,
     /// A thread holds the emitter role.
     emitting: bool,
     /// Threads waiting on the window's condition variable (std's
@@ -108,7 +140,17 @@ pub enum Work<F, G> {
 /// to `emit` in production order ([`run_ordered`],
 /// [`run_ordered_batched`]). Returns the number of results lost (0 unless
 /// the scheduler failed).
-pub fn run_work<W, R, S, P, F, G, E>(jobs: usize, work: Work<F, G>, producer: P, emit: E) -> usize
+///
+/// `held`, where given, is how the producer says what each item holds
+/// ([`Held`]): the items waiting in the window then hold at most
+/// [`HELD_BUDGET`] bytes between them (beside the first).
+pub fn run_work<W, R, S, P, F, G, E>(
+    jobs: usize,
+    work: Work<F, G>,
+    producer: P,
+    emit: E,
+    held: Option<&Held>,
+) -> usize
 where
     W: Send,
     R: Send,
@@ -120,8 +162,8 @@ where
 {
     let window = jobs.max(1) * WINDOW_PER_JOB;
     match work {
-        Work::OneByOne(f) => run_ordered(jobs, window, producer, f, emit),
-        Work::Batches(batching, g) => run_ordered_batched(jobs, window, batching, producer, g, emit),
+        Work::OneByOne(f) => run_ordered(jobs, window, producer, f, emit, held),
+        Work::Batches(batching, g) => run_ordered_batched(jobs, window, batching, producer, g, emit, held),
     }
 }
 
@@ -140,7 +182,14 @@ where
 /// Returns the number of items whose result never reached `emit` (0 unless
 /// something went wrong inside the scheduler: callers report it as an
 /// error rather than let output go missing silently).
-pub fn run_ordered<W, R, S, P, F, E>(jobs: usize, window: usize, producer: P, work: F, emit: E) -> usize
+pub fn run_ordered<W, R, S, P, F, E>(
+    jobs: usize,
+    window: usize,
+    producer: P,
+    work: F,
+    emit: E,
+    held: Option<&Held>,
+) -> usize
 where
     W: Send,
     R: Send,
@@ -165,7 +214,15 @@ where
             out.deliver(k, work(w, buf));
         }
     };
-    run_ordered_batched(jobs, window, Batching::ONE_BY_ONE, producer, batch_work, emit)
+    run_ordered_batched(
+        jobs,
+        window,
+        Batching::ONE_BY_ONE,
+        producer,
+        batch_work,
+        emit,
+        held,
+    )
 }
 
 /// Where a batch work function ([`run_ordered_batched`]) hands its results.
@@ -279,6 +336,7 @@ pub fn run_ordered_batched<W, R, S, P, F, E>(
     producer: P,
     work: F,
     emit: E,
+    held: Option<&Held>,
 ) -> usize
 where
     W: Send,
@@ -300,10 +358,12 @@ where
         loop {
             // Up to `max` items, of which `min`..`max` are work.
             let mut works = 0;
-            while claimed.len() < batching.max.max(1) * 2 && works < batching.max {
+            let mut bytes = 0usize;
+            while claimed.len() < batching.max.max(1) * 2 && works < batching.max && bytes < HELD_BUDGET {
                 match producer() {
                     None => break,
                     Some(item) => {
+                        bytes = bytes.saturating_add(held.map_or(0, Held::take));
                         works += usize::from(matches!(item, Item::Work(_)));
                         claimed.push(item);
                     }
@@ -355,6 +415,8 @@ where
         produced: 0,
         emitted: 0,
         slots,
+        weights: VecDeque::new(),
+        held: 0,
         emitting: false,
         waiting: 0,
         _w: std::marker::PhantomData,
@@ -362,7 +424,17 @@ where
     let room = Condvar::new();
     let emit = Mutex::new(emit);
     let worker = |buf: S, first_claimed: Option<&mut dyn FnMut()>| {
-        worker_loop(&state, &room, &emit, &work, window, batching, buf, first_claimed)
+        worker_loop(
+            &state,
+            &room,
+            &emit,
+            &work,
+            window,
+            batching,
+            held,
+            buf,
+            first_claimed,
+        )
     };
     // The caller's own buffer first: it must exist (as in a one-job run);
     // the other threads' buffers are taken only if memory allows.
@@ -519,6 +591,7 @@ fn worker_loop<W, R, S, P, F, E>(
     work: &F,
     window: usize,
     batching: Batching,
+    held: Option<&Held>,
     mut buf: S,
     mut first_claimed: Option<&mut dyn FnMut()>,
 ) where
@@ -542,7 +615,7 @@ fn worker_loop<W, R, S, P, F, E>(
                 if st.exhausted {
                     return;
                 }
-                if st.produced < st.emitted + window {
+                if st.produced < st.emitted + window && (st.produced == st.emitted || st.held < HELD_BUDGET) {
                     break;
                 }
                 st.waiting += 1;
@@ -552,6 +625,9 @@ fn worker_loop<W, R, S, P, F, E>(
             let room_left = st.emitted + window - st.produced;
             let first = st.produced;
             for _ in 0..batching.claim(batch, first).min(room_left) {
+                if !claimed.is_empty() && st.held >= HELD_BUDGET {
+                    break;
+                }
                 match (st.producer)() {
                     None => {
                         st.exhausted = true;
@@ -559,8 +635,11 @@ fn worker_loop<W, R, S, P, F, E>(
                         break;
                     }
                     Some(item) => {
+                        let w = held.map_or(0, Held::take);
                         st.produced += 1;
                         st.slots.push_back(None);
+                        st.weights.push_back(w);
+                        st.held = st.held.saturating_add(w);
                         claimed.push(item);
                     }
                 }
@@ -625,6 +704,8 @@ fn store_and_emit<W, R, P, E>(
         let mut ready = Vec::new();
         while st.slots.front().is_some_and(|s| s.is_some()) {
             ready.push(st.slots.pop_front().flatten().expect("checked above"));
+            let w = st.weights.pop_front().unwrap_or(0);
+            st.held = st.held.saturating_sub(w);
             st.emitted += 1;
         }
         if ready.is_empty() {
@@ -690,9 +771,58 @@ mod tests {
                 w * 10
             },
             |r, _more| out.push(r),
+            None,
         );
         assert_eq!(lost, 0);
         out
+    }
+
+    /// Items that each hold half of [`HELD_BUDGET`]: at most two wait in
+    /// the window at once, and as many may be in the emitter's hands (out
+    /// of the window, not yet written), on any number of threads, one by
+    /// one or in batches; all in order.
+    #[test]
+    fn held_bytes_bound_the_window() {
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+        for jobs in [1, 2, 4] {
+            for batching in [Batching::ONE_BY_ONE, Batching::lanes(8)] {
+                let held = Held::default();
+                let (produced, emitted, most) =
+                    (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
+                let producer = || {
+                    let n = produced.load(SeqCst);
+                    if n == 200 {
+                        return None;
+                    }
+                    produced.store(n + 1, SeqCst);
+                    most.fetch_max(n + 1 - emitted.load(SeqCst), SeqCst);
+                    held.note(HELD_BUDGET / 2);
+                    Some(Item::Work(n))
+                };
+                let mut out = Vec::new();
+                let lost = run_ordered_batched(
+                    jobs,
+                    jobs * 64,
+                    batching,
+                    producer,
+                    |ws: Vec<usize>, _buf: &mut Scratch, out: &mut dyn Deliver<usize>| {
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                        for (k, w) in ws.into_iter().enumerate() {
+                            out.deliver(k, w);
+                        }
+                    },
+                    |r, _more| {
+                        emitted.fetch_add(1, SeqCst);
+                        out.push(r)
+                    },
+                    Some(&held),
+                );
+                assert_eq!(lost, 0);
+                assert_eq!(out, (0..200).collect::<Vec<_>>(), "jobs {jobs} {batching:?}");
+                let most = most.load(SeqCst);
+                assert!(most <= 4, "jobs {jobs} {batching:?}: {most} items held at once");
+            }
+        }
     }
 
     #[test]
@@ -744,6 +874,7 @@ mod tests {
                         }
                     },
                     |r, _more| out.push(r),
+                    None,
                 );
                 assert_eq!(lost, 0);
                 let want: Vec<usize> = (1..=3000).map(|i| i * 10).collect();

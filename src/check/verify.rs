@@ -181,7 +181,20 @@ pub(super) fn schedule(
         ..io::InputOpts::default()
     };
     let jobs = sched::effective_jobs(common.jobs);
-    let producer = || lines.next_item();
+    // What each line's item holds while it waits for its turn: its name
+    // and digest (a checksum line may name a file with a name of many
+    // MiB; the window then holds fewer of them, see sched::HELD_BUDGET).
+    let held = sched::Held::default();
+    let producer = || {
+        let item = lines.next_item()?;
+        held.note(match &item {
+            sched::Item::Work(l) | sched::Item::Done(Event::Verified { listed: l, .. }) => {
+                l.name.len() + l.expected.len()
+            }
+            sched::Item::Done(_) => 0,
+        });
+        Some(item)
+    };
     let emit = |ev, more| sink(ev, more);
     // Several listed files at once in the lanes of a multi-buffer kernel
     // where their algorithm has one (see `io::lanes`).
@@ -236,5 +249,5 @@ pub(super) fn schedule(
         }
         None => sched::Work::OneByOne(|listed, buf: &mut io::ReadBuf| verify(listed, buf, mode)),
     };
-    sched::run_work(jobs, work, producer, emit)
+    sched::run_work(jobs, work, producer, emit, Some(&held))
 }
