@@ -1,0 +1,418 @@
+//! The options GNU's checksum tools and the native face share, as one
+//! typed table (as ripgrep's `FLAGS`, in a simpler shape: an enum and a
+//! const table instead of one trait object per option).
+//!
+//! [`Flag`] names each option; [`FLAGS`] gives its long name, short letter,
+//! whether it takes a value, which personalities ever accept it, and the
+//! native face's help line. From it:
+//!
+//! - the getopt walk ([`super::getopt`]) maps a matched `--name` or `-x` to
+//!   a [`Flag`] (GNU's per-release `long_options` order stays in
+//!   [`super::getopt::long_options`], as a list of [`Flag`]s: the order is
+//!   what GNU prints for an ambiguous prefix);
+//! - clap's arguments for these options ([`super::command`]) are built by
+//!   [`clap_arg`] (id and long name = [`Flag::long`]);
+//! - the replay step ([`super::stages`]) matches [`Flag`] exhaustively;
+//! - help: GNU's `--help` texts stay GNU's recorded bytes (a test checks
+//!   that each option a personality's table gives it appears in them); the
+//!   native `--help` lines come from [`Spec::help`].
+//!
+//! The native face's own options (`--recursive`, `--json`, `--s3-etag`,
+//! ...) are clap's alone: GNU never reads them and no replay applies them.
+
+use crate::config::Personality;
+use clap::{Arg, ArgAction};
+
+/// One option GNU's checksum tools (md5sum, sha*sum, b2sum, cksum, sum)
+/// and the native `mhash` face share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Flag {
+    /// `-a TYPE`, `--algorithm=TYPE` (cksum, mhash).
+    Algorithm,
+    /// `-l BITS`, `--length=BITS` (b2sum, cksum, mhash).
+    Length,
+    /// `-b`, `--binary`.
+    Binary,
+    /// `-c`, `--check`.
+    Check,
+    /// `--ignore-missing`.
+    IgnoreMissing,
+    /// `--quiet`.
+    Quiet,
+    /// `--status`.
+    Status,
+    /// `-t`, `--text`.
+    Text,
+    /// `-w`, `--warn`.
+    Warn,
+    /// `--strict`.
+    Strict,
+    /// `--tag`.
+    Tag,
+    /// `-z`, `--zero`.
+    Zero,
+    /// `--untagged` (cksum, mhash).
+    Untagged,
+    /// `--base64` (cksum 9.4 and later, mhash).
+    Base64,
+    /// `--raw` (cksum 9.4 and later, mhash).
+    Raw,
+    /// `--debug` (cksum, mhash).
+    Debug,
+    /// sum's `-r`: the BSD checksum (no long name in GNU's table).
+    Bsd,
+    /// sum's `-s`, `--sysv`.
+    Sysv,
+    /// `--help`.
+    Help,
+    /// `--version`.
+    Version,
+}
+
+/// Which personalities ever accept an option (GNU's release gates are in
+/// [`super::getopt::long_options`], which a test checks against this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every personality that reads GNU's options.
+    All,
+    /// The hashing tools: every one but `sum`.
+    Hashing,
+    /// Those with `-a`: cksum and mhash.
+    Algorithm,
+    /// Those with `-l`: b2sum, cksum and mhash.
+    Length,
+    /// `sum` alone.
+    Sum,
+}
+
+/// One row of [`FLAGS`].
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// The option.
+    pub flag: Flag,
+    /// Its long name, without `--` (also its clap id); `bsd` has none in
+    /// GNU's table (sum's `-r` only), the name is mhash's.
+    pub long: &'static str,
+    /// Its short letter, if any.
+    pub short: Option<char>,
+    /// Whether it takes a value (`-a TYPE`, `-l BITS`).
+    pub takes_value: bool,
+    /// Which personalities accept it.
+    pub scope: Scope,
+    /// The native face's `--help` line (GNU's texts are GNU's own); `-a`'s
+    /// is longer there, with the list of names from the algorithm table.
+    pub help: &'static str,
+}
+
+/// Every [`Flag`], in declaration order (index = `Flag as usize`).
+pub const FLAGS: &[Spec] = &[
+    spec(
+        Flag::Algorithm,
+        "algorithm",
+        Some('a'),
+        true,
+        Scope::Algorithm,
+        "digest algorithm (default sha256); the native line lists the names (algorithm_help)",
+    ),
+    spec(
+        Flag::Length,
+        "length",
+        Some('l'),
+        true,
+        Scope::Length,
+        "digest length in bits (blake2b: multiple of 8 up to 512; sha2/sha3: 224, 256, 384, 512)",
+    ),
+    spec(
+        Flag::Binary,
+        "binary",
+        Some('b'),
+        false,
+        Scope::Hashing,
+        "read in binary mode (mark lines with '*')",
+    ),
+    spec(
+        Flag::Check,
+        "check",
+        Some('c'),
+        false,
+        Scope::Hashing,
+        "read checksums from the FILEs and check them",
+    ),
+    spec(
+        Flag::IgnoreMissing,
+        "ignore-missing",
+        None,
+        false,
+        Scope::Hashing,
+        "don't fail or report status for missing files",
+    ),
+    spec(
+        Flag::Quiet,
+        "quiet",
+        None,
+        false,
+        Scope::Hashing,
+        "don't print OK for each successfully verified file",
+    ),
+    spec(
+        Flag::Status,
+        "status",
+        None,
+        false,
+        Scope::Hashing,
+        "don't output anything, status code shows success",
+    ),
+    spec(
+        Flag::Text,
+        "text",
+        Some('t'),
+        false,
+        Scope::Hashing,
+        "read in text mode (default)",
+    ),
+    spec(
+        Flag::Warn,
+        "warn",
+        Some('w'),
+        false,
+        Scope::Hashing,
+        "warn about improperly formatted checksum lines",
+    ),
+    spec(
+        Flag::Strict,
+        "strict",
+        None,
+        false,
+        Scope::Hashing,
+        "exit non-zero for improperly formatted checksum lines",
+    ),
+    spec(
+        Flag::Tag,
+        "tag",
+        None,
+        false,
+        Scope::Hashing,
+        "create a BSD-style checksum",
+    ),
+    spec(
+        Flag::Zero,
+        "zero",
+        Some('z'),
+        false,
+        Scope::Hashing,
+        "end each output line with NUL, not newline, and disable file name escaping",
+    ),
+    spec(
+        Flag::Untagged,
+        "untagged",
+        None,
+        false,
+        Scope::Algorithm,
+        "create a reversed style checksum, without digest type",
+    ),
+    spec(
+        Flag::Base64,
+        "base64",
+        None,
+        false,
+        Scope::Algorithm,
+        "emit base64-encoded digests, not hexadecimal",
+    ),
+    spec(
+        Flag::Raw,
+        "raw",
+        None,
+        false,
+        Scope::Algorithm,
+        "emit a raw binary digest, not hexadecimal",
+    ),
+    spec(
+        Flag::Debug,
+        "debug",
+        None,
+        false,
+        Scope::Algorithm,
+        "indicate which implementation is used",
+    ),
+    spec(
+        Flag::Bsd,
+        "bsd",
+        Some('r'),
+        false,
+        Scope::Sum,
+        "use BSD sum algorithm (the default), use 1K blocks",
+    ),
+    spec(
+        Flag::Sysv,
+        "sysv",
+        Some('s'),
+        false,
+        Scope::Sum,
+        "use System V sum algorithm, use 512 bytes blocks",
+    ),
+    spec(
+        Flag::Help,
+        "help",
+        None,
+        false,
+        Scope::All,
+        "display this help and exit",
+    ),
+    spec(
+        Flag::Version,
+        "version",
+        None,
+        false,
+        Scope::All,
+        "output version information and exit",
+    ),
+];
+
+const fn spec(
+    flag: Flag,
+    long: &'static str,
+    short: Option<char>,
+    takes_value: bool,
+    scope: Scope,
+    help: &'static str,
+) -> Spec {
+    Spec {
+        flag,
+        long,
+        short,
+        takes_value,
+        scope,
+        help,
+    }
+}
+
+impl Flag {
+    /// This option's row of [`FLAGS`].
+    pub fn spec(self) -> &'static Spec {
+        &FLAGS[self as usize]
+    }
+
+    /// The long name, without `--`.
+    pub fn long(self) -> &'static str {
+        self.spec().long
+    }
+
+    /// Whether the option takes a value.
+    pub fn takes_value(self) -> bool {
+        self.spec().takes_value
+    }
+
+    /// Whether personality `p` accepts the option at some GNU release
+    /// (shasum and b3sum have option tables of their own: none).
+    pub fn in_scope(self, p: Personality) -> bool {
+        if matches!(p, Personality::Shasum | Personality::B3sum) {
+            return false;
+        }
+        match self.spec().scope {
+            Scope::All => true,
+            Scope::Hashing => p != Personality::Sum,
+            Scope::Algorithm => p.takes_algorithm(),
+            Scope::Length => p.takes_length(),
+            Scope::Sum => p == Personality::Sum,
+        }
+    }
+
+    /// The option whose short letter is `c` for personality `p` (any GNU
+    /// release: [`super::getopt`] applies the release gates).
+    pub fn from_short(p: Personality, c: char) -> Option<Flag> {
+        FLAGS
+            .iter()
+            .find(|s| s.short == Some(c) && s.flag.in_scope(p))
+            .map(|s| s.flag)
+    }
+}
+
+/// clap's argument for a switch of the table (a flag, `SetTrue`, with the
+/// table's long name as id, short letter and help line). The two value
+/// options (`-a`, `-l`) take their value settings from the caller.
+pub fn clap_arg(f: Flag) -> Arg {
+    let s = f.spec();
+    let a = Arg::new(s.long).long(s.long).help(s.help);
+    let a = if s.takes_value {
+        a.action(ArgAction::Append).allow_hyphen_values(true)
+    } else {
+        a.action(ArgAction::SetTrue)
+    };
+    match s.short {
+        Some(c) => a.short(c),
+        None => a,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_in_declaration_order_and_names_unique() {
+        for (i, s) in FLAGS.iter().enumerate() {
+            assert_eq!(s.flag as usize, i, "{:?} is not at its index", s.flag);
+            assert_eq!(s.flag.spec().long, s.long);
+        }
+        for (i, a) in FLAGS.iter().enumerate() {
+            for b in &FLAGS[i + 1..] {
+                assert_ne!(a.long, b.long);
+                // A short letter is shared only between sum and the others
+                // (GNU sum has no -c, the others no -r or -s).
+                if a.short.is_some() && a.short == b.short {
+                    assert!((a.scope == Scope::Sum) != (b.scope == Scope::Sum));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn short_letters_resolve_per_personality() {
+        assert_eq!(Flag::from_short(Personality::Sum, 'r'), Some(Flag::Bsd));
+        assert_eq!(Flag::from_short(Personality::Sum, 's'), Some(Flag::Sysv));
+        assert_eq!(Flag::from_short(Personality::Sum, 'c'), None);
+        assert_eq!(Flag::from_short(Personality::Md5sum, 'r'), None);
+        assert_eq!(Flag::from_short(Personality::Md5sum, 'a'), None);
+        assert_eq!(Flag::from_short(Personality::Md5sum, 'l'), None);
+        assert_eq!(Flag::from_short(Personality::B2sum, 'l'), Some(Flag::Length));
+        assert_eq!(Flag::from_short(Personality::Cksum, 'a'), Some(Flag::Algorithm));
+        assert_eq!(Flag::from_short(Personality::Shasum, 'a'), None);
+    }
+
+    /// GNU's per-release tables give each personality only options the
+    /// table scopes to it, and every option in scope is in some release's
+    /// table (sum's `-r` aside: it has no long name).
+    #[test]
+    fn release_tables_stay_within_scope() {
+        use crate::cli::getopt::long_options;
+        use crate::config::GnuCompat;
+        let compats = [
+            GnuCompat::V8_32,
+            GnuCompat::V9_1,
+            GnuCompat::V9_4,
+            GnuCompat::V9_11,
+        ];
+        let faces = Personality::GNU
+            .iter()
+            .map(|(p, _)| *p)
+            .chain([Personality::Mhash]);
+        for p in faces {
+            let mut seen = Vec::new();
+            for c in compats {
+                for f in long_options(p, c) {
+                    assert!(f.in_scope(p), "{p:?} {c:?}: {f:?} out of scope");
+                    seen.push(f);
+                }
+            }
+            for s in FLAGS {
+                if s.flag.in_scope(p) && s.flag != Flag::Bsd {
+                    assert!(
+                        seen.contains(&s.flag),
+                        "{p:?}: {:?} in scope, in no table",
+                        s.flag
+                    );
+                }
+            }
+        }
+    }
+}
