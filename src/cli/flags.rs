@@ -12,7 +12,7 @@
 //!   what GNU prints for an ambiguous prefix);
 //! - clap's arguments for these options ([`super::command`]) are built by
 //!   [`clap_arg`] (id and long name = [`Flag::long`]);
-//! - the replay step ([`super::stages`]) matches [`Flag`] exhaustively;
+//! - the replay step (`cli::stages::replay`) matches [`Flag`] exhaustively;
 //! - help: GNU's `--help` texts stay GNU's recorded bytes (a test checks
 //!   that each option a personality's table gives it appears in them); the
 //!   native `--help` lines come from [`Spec::help`].

@@ -7,8 +7,9 @@
 //! GNU acting on each option as it reads it (`--help --bogus` prints help;
 //! `-l abc --bogus` reports the length). clap cannot phrase these, so this
 //! module walks `argv` the way glibc does and hands the options, in order, to
-//! [`super::parse`]; the clap definitions in [`super::command`] still
-//! describe the same options and drive the native `mhash` face.
+//! [`super::parse`] as [`Opt`]s named by [`Flag`] (the option table,
+//! [`super::flags`]); the clap definitions in [`super::command`], built
+//! from the same table, drive the native `mhash` face.
 
 use super::flags::Flag;
 use crate::config::{GnuCompat, Personality};
