@@ -1,10 +1,10 @@
 //! The options GNU's checksum tools and the native face share, as one
-//! typed table (as ripgrep's `FLAGS`, in a simpler shape: an enum and a
-//! const table instead of one trait object per option).
+//! typed table (as ripgrep's `FLAGS`, in a simpler shape: an enum and one
+//! row per variant instead of one trait object per option).
 //!
-//! [`Flag`] names each option; [`FLAGS`] gives its long name, short letter,
-//! whether it takes a value, which personalities ever accept it, and the
-//! native face's help line. From it:
+//! [`Flag`] names each option; its row, [`Flag::spec`], gives its long
+//! name, short letter, whether it takes a value, which personalities ever
+//! accept it, and the native face's help line. From it:
 //!
 //! - the getopt walk ([`super::getopt`]) maps a matched `--name` or `-x` to
 //!   a [`Flag`] (GNU's per-release `long_options` order stays in
@@ -85,11 +85,9 @@ pub enum Scope {
     Sum,
 }
 
-/// One row of [`FLAGS`].
+/// One row of the option table ([`Flag::spec`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Spec {
-    /// The option.
-    pub flag: Flag,
     /// Its long name, without `--` (also its clap id); `bsd` has none in
     /// GNU's table (sum's `-r` only), the name is mhash's.
     pub long: &'static str,
@@ -104,172 +102,7 @@ pub struct Spec {
     pub help: &'static str,
 }
 
-/// Every [`Flag`], in declaration order (index = `Flag as usize`).
-pub const FLAGS: &[Spec] = &[
-    spec(
-        Flag::Algorithm,
-        "algorithm",
-        Some('a'),
-        true,
-        Scope::Algorithm,
-        "digest algorithm (default sha256); the native line lists the names (algorithm_help)",
-    ),
-    spec(
-        Flag::Length,
-        "length",
-        Some('l'),
-        true,
-        Scope::Length,
-        "digest length in bits (blake2b: multiple of 8 up to 512; sha2/sha3: 224, 256, 384, 512)",
-    ),
-    spec(
-        Flag::Binary,
-        "binary",
-        Some('b'),
-        false,
-        Scope::Hashing,
-        "read in binary mode (mark lines with '*')",
-    ),
-    spec(
-        Flag::Check,
-        "check",
-        Some('c'),
-        false,
-        Scope::Hashing,
-        "read checksums from the FILEs and check them",
-    ),
-    spec(
-        Flag::IgnoreMissing,
-        "ignore-missing",
-        None,
-        false,
-        Scope::Hashing,
-        "don't fail or report status for missing files",
-    ),
-    spec(
-        Flag::Quiet,
-        "quiet",
-        None,
-        false,
-        Scope::Hashing,
-        "don't print OK for each successfully verified file",
-    ),
-    spec(
-        Flag::Status,
-        "status",
-        None,
-        false,
-        Scope::Hashing,
-        "don't output anything, status code shows success",
-    ),
-    spec(
-        Flag::Text,
-        "text",
-        Some('t'),
-        false,
-        Scope::Hashing,
-        "read in text mode (default)",
-    ),
-    spec(
-        Flag::Warn,
-        "warn",
-        Some('w'),
-        false,
-        Scope::Hashing,
-        "warn about improperly formatted checksum lines",
-    ),
-    spec(
-        Flag::Strict,
-        "strict",
-        None,
-        false,
-        Scope::Hashing,
-        "exit non-zero for improperly formatted checksum lines",
-    ),
-    spec(
-        Flag::Tag,
-        "tag",
-        None,
-        false,
-        Scope::Hashing,
-        "create a BSD-style checksum",
-    ),
-    spec(
-        Flag::Zero,
-        "zero",
-        Some('z'),
-        false,
-        Scope::Hashing,
-        "end each output line with NUL, not newline, and disable file name escaping",
-    ),
-    spec(
-        Flag::Untagged,
-        "untagged",
-        None,
-        false,
-        Scope::Algorithm,
-        "create a reversed style checksum, without digest type",
-    ),
-    spec(
-        Flag::Base64,
-        "base64",
-        None,
-        false,
-        Scope::Algorithm,
-        "emit base64-encoded digests, not hexadecimal",
-    ),
-    spec(
-        Flag::Raw,
-        "raw",
-        None,
-        false,
-        Scope::Algorithm,
-        "emit a raw binary digest, not hexadecimal",
-    ),
-    spec(
-        Flag::Debug,
-        "debug",
-        None,
-        false,
-        Scope::Algorithm,
-        "indicate which implementation is used",
-    ),
-    spec(
-        Flag::Bsd,
-        "bsd",
-        Some('r'),
-        false,
-        Scope::Sum,
-        "use BSD sum algorithm (the default), use 1K blocks",
-    ),
-    spec(
-        Flag::Sysv,
-        "sysv",
-        Some('s'),
-        false,
-        Scope::Sum,
-        "use System V sum algorithm, use 512 bytes blocks",
-    ),
-    spec(
-        Flag::Help,
-        "help",
-        None,
-        false,
-        Scope::All,
-        "display this help and exit",
-    ),
-    spec(
-        Flag::Version,
-        "version",
-        None,
-        false,
-        Scope::All,
-        "output version information and exit",
-    ),
-];
-
-const fn spec(
-    flag: Flag,
+const fn row(
     long: &'static str,
     short: Option<char>,
     takes_value: bool,
@@ -277,7 +110,6 @@ const fn spec(
     help: &'static str,
 ) -> Spec {
     Spec {
-        flag,
         long,
         short,
         takes_value,
@@ -287,9 +119,166 @@ const fn spec(
 }
 
 impl Flag {
-    /// This option's row of [`FLAGS`].
-    pub fn spec(self) -> &'static Spec {
-        &FLAGS[self as usize]
+    /// Every option, in declaration order.
+    pub const ALL: [Flag; 20] = [
+        Flag::Algorithm,
+        Flag::Length,
+        Flag::Binary,
+        Flag::Check,
+        Flag::IgnoreMissing,
+        Flag::Quiet,
+        Flag::Status,
+        Flag::Text,
+        Flag::Warn,
+        Flag::Strict,
+        Flag::Tag,
+        Flag::Zero,
+        Flag::Untagged,
+        Flag::Base64,
+        Flag::Raw,
+        Flag::Debug,
+        Flag::Bsd,
+        Flag::Sysv,
+        Flag::Help,
+        Flag::Version,
+    ];
+
+    /// This option's row of the table: an exhaustive `match`, not a
+    /// static array, so that the table costs no load-time relocations (a
+    /// static of `&str`s needs one per pointer: 40, about 380 instructions
+    /// of the dynamic loader's on every run) and a new variant does not
+    /// compile without its row.
+    pub const fn spec(self) -> Spec {
+        match self {
+            Flag::Algorithm => row(
+                "algorithm",
+                Some('a'),
+                true,
+                Scope::Algorithm,
+                "digest algorithm (default sha256); the native line lists the names (algorithm_help)",
+            ),
+            Flag::Length => row(
+                "length",
+                Some('l'),
+                true,
+                Scope::Length,
+                "digest length in bits (blake2b: multiple of 8 up to 512; sha2/sha3: 224, 256, 384, 512)",
+            ),
+            Flag::Binary => row(
+                "binary",
+                Some('b'),
+                false,
+                Scope::Hashing,
+                "read in binary mode (mark lines with '*')",
+            ),
+            Flag::Check => row(
+                "check",
+                Some('c'),
+                false,
+                Scope::Hashing,
+                "read checksums from the FILEs and check them",
+            ),
+            Flag::IgnoreMissing => row(
+                "ignore-missing",
+                None,
+                false,
+                Scope::Hashing,
+                "don't fail or report status for missing files",
+            ),
+            Flag::Quiet => row(
+                "quiet",
+                None,
+                false,
+                Scope::Hashing,
+                "don't print OK for each successfully verified file",
+            ),
+            Flag::Status => row(
+                "status",
+                None,
+                false,
+                Scope::Hashing,
+                "don't output anything, status code shows success",
+            ),
+            Flag::Text => row(
+                "text",
+                Some('t'),
+                false,
+                Scope::Hashing,
+                "read in text mode (default)",
+            ),
+            Flag::Warn => row(
+                "warn",
+                Some('w'),
+                false,
+                Scope::Hashing,
+                "warn about improperly formatted checksum lines",
+            ),
+            Flag::Strict => row(
+                "strict",
+                None,
+                false,
+                Scope::Hashing,
+                "exit non-zero for improperly formatted checksum lines",
+            ),
+            Flag::Tag => row("tag", None, false, Scope::Hashing, "create a BSD-style checksum"),
+            Flag::Zero => row(
+                "zero",
+                Some('z'),
+                false,
+                Scope::Hashing,
+                "end each output line with NUL, not newline, and disable file name escaping",
+            ),
+            Flag::Untagged => row(
+                "untagged",
+                None,
+                false,
+                Scope::Algorithm,
+                "create a reversed style checksum, without digest type",
+            ),
+            Flag::Base64 => row(
+                "base64",
+                None,
+                false,
+                Scope::Algorithm,
+                "emit base64-encoded digests, not hexadecimal",
+            ),
+            Flag::Raw => row(
+                "raw",
+                None,
+                false,
+                Scope::Algorithm,
+                "emit a raw binary digest, not hexadecimal",
+            ),
+            Flag::Debug => row(
+                "debug",
+                None,
+                false,
+                Scope::Algorithm,
+                "indicate which implementation is used",
+            ),
+            Flag::Bsd => row(
+                "bsd",
+                Some('r'),
+                false,
+                Scope::Sum,
+                "use BSD sum algorithm (the default), use 1K blocks",
+            ),
+            Flag::Sysv => row(
+                "sysv",
+                Some('s'),
+                false,
+                Scope::Sum,
+                "use System V sum algorithm, use 512 bytes blocks",
+            ),
+            Flag::Help => row("help", None, false, Scope::All, "display this help and exit"),
+            Flag::Version => row(
+                "version",
+                None,
+                false,
+                Scope::All,
+                "output version information and exit",
+            ),
+        }
     }
 
     /// The long name, without `--`.
@@ -320,10 +309,9 @@ impl Flag {
     /// The option whose short letter is `c` for personality `p` (any GNU
     /// release: [`super::getopt`] applies the release gates).
     pub fn from_short(p: Personality, c: char) -> Option<Flag> {
-        FLAGS
-            .iter()
-            .find(|s| s.short == Some(c) && s.flag.in_scope(p))
-            .map(|s| s.flag)
+        Flag::ALL
+            .into_iter()
+            .find(|f| f.spec().short == Some(c) && f.in_scope(p))
     }
 }
 
@@ -348,17 +336,41 @@ pub fn clap_arg(f: Flag) -> Arg {
 mod tests {
     use super::*;
 
+    /// `Flag::ALL` lists every variant once (the `match` stops the build
+    /// when a variant is missing from it), the long names are unique, and
+    /// a short letter is shared only between sum and the others (GNU sum
+    /// has no -c, the others no -r or -s).
     #[test]
-    fn rows_are_in_declaration_order_and_names_unique() {
-        for (i, s) in FLAGS.iter().enumerate() {
-            assert_eq!(s.flag as usize, i, "{:?} is not at its index", s.flag);
-            assert_eq!(s.flag.spec().long, s.long);
+    fn all_lists_every_variant_once_and_names_are_unique() {
+        for (i, f) in Flag::ALL.into_iter().enumerate() {
+            assert_eq!(f as usize, i, "{f:?} is not at its index");
+            match f {
+                Flag::Algorithm
+                | Flag::Length
+                | Flag::Binary
+                | Flag::Check
+                | Flag::IgnoreMissing
+                | Flag::Quiet
+                | Flag::Status
+                | Flag::Text
+                | Flag::Warn
+                | Flag::Strict
+                | Flag::Tag
+                | Flag::Zero
+                | Flag::Untagged
+                | Flag::Base64
+                | Flag::Raw
+                | Flag::Debug
+                | Flag::Bsd
+                | Flag::Sysv
+                | Flag::Help
+                | Flag::Version => {}
+            }
         }
-        for (i, a) in FLAGS.iter().enumerate() {
-            for b in &FLAGS[i + 1..] {
+        for (i, a) in Flag::ALL.into_iter().enumerate() {
+            for b in &Flag::ALL[i + 1..] {
+                let (a, b) = (a.spec(), b.spec());
                 assert_ne!(a.long, b.long);
-                // A short letter is shared only between sum and the others
-                // (GNU sum has no -c, the others no -r or -s).
                 if a.short.is_some() && a.short == b.short {
                     assert!((a.scope == Scope::Sum) != (b.scope == Scope::Sum));
                 }
@@ -404,13 +416,9 @@ mod tests {
                     seen.push(f);
                 }
             }
-            for s in FLAGS {
-                if s.flag.in_scope(p) && s.flag != Flag::Bsd {
-                    assert!(
-                        seen.contains(&s.flag),
-                        "{p:?}: {:?} in scope, in no table",
-                        s.flag
-                    );
+            for f in Flag::ALL {
+                if f.in_scope(p) && f != Flag::Bsd {
+                    assert!(seen.contains(&f), "{p:?}: {f:?} in scope, in no table");
                 }
             }
         }

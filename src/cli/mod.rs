@@ -1315,17 +1315,15 @@ mod tests {
     #[test]
     fn clap_arguments_match_the_option_table() {
         let cmd = command(Personality::Mhash);
-        for s in flags::FLAGS {
-            let arg = cmd.get_arguments().find(|a| a.get_id() == s.long);
-            if !s.flag.in_scope(Personality::Mhash) {
-                assert!(
-                    arg.is_none(),
-                    "{:?}: not the native face's, yet a clap argument",
-                    s.flag
-                );
+        for f in Flag::ALL {
+            let s = f.spec();
+            let arg = cmd.get_arguments().find(|a| a.get_long() == Some(s.long));
+            if !f.in_scope(Personality::Mhash) {
+                assert!(arg.is_none(), "{f:?}: not the native face's, yet a clap argument");
                 continue;
             }
-            let arg = arg.unwrap_or_else(|| panic!("{:?}: no clap argument", s.flag));
+            let arg = arg.unwrap_or_else(|| panic!("{f:?}: no clap argument"));
+            assert_eq!(arg.get_id(), s.long);
             assert_eq!(arg.get_long(), Some(s.long));
             assert_eq!(arg.get_short(), s.short, "{}", s.long);
             assert_eq!(arg.get_action().takes_values(), s.takes_value, "{}", s.long);

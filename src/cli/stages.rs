@@ -865,7 +865,7 @@ pub(super) fn status_names(compat: GnuCompat) -> StatusNames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::flags::{FLAGS, Flag};
+    use crate::cli::flags::Flag;
 
     const COMPATS: [GnuCompat; 4] = [
         GnuCompat::V8_32,
@@ -928,8 +928,8 @@ mod tests {
     #[test]
     fn each_option_sets_what_gnu_sets() {
         type Want = fn(&Typed) -> bool;
-        for spec in FLAGS {
-            let f = spec.flag;
+        for f in Flag::ALL {
+            let spec = f.spec();
             let (p, before, value, want): (Personality, &[&str], Option<&str>, Want) = match f {
                 Flag::Algorithm => (Personality::Cksum, &[], Some("md5"), |t| {
                     t.choice == Some(AlgoChoice::Kind(AlgoKind::Md5))
