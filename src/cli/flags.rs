@@ -107,7 +107,7 @@ pub struct Spec {
 /// run-time `Flag` reads an integer table, where a `match` returning the
 /// `&str`s compiles to a table of pointers, 20 more load-time relocations
 /// (about 250 instructions of the dynamic loader's on every run).
-static LONG_NAMES: (&str, [(u16, u16); 20]) = {
+static LONG_NAMES: (&str, [(u16, u16); Flag::ALL.len()]) = {
     const LEN: usize = {
         let mut n = 0;
         let mut i = 0;
@@ -132,7 +132,7 @@ static LONG_NAMES: (&str, [(u16, u16); 20]) = {
         }
         b
     };
-    let mut ends = [(0u16, 0u16); 20];
+    let mut ends = [(0u16, 0u16); Flag::ALL.len()];
     let (mut i, mut at) = (0, 0);
     while i < Flag::ALL.len() {
         let n = Flag::ALL[i].spec().long.len();
@@ -142,6 +142,8 @@ static LONG_NAMES: (&str, [(u16, u16); 20]) = {
     }
     match core::str::from_utf8(&BYTES) {
         Ok(s) => (s, ends),
+        // Evaluated by the compiler: a name that is not UTF-8 stops the
+        // build, never a run.
         Err(_) => panic!("the long names are ASCII"),
     }
 };
