@@ -327,7 +327,7 @@ impl Flag {
         }
     }
 
-    /// The long name, without `--` (the row's, read from [`LONG_NAMES`]).
+    /// The long name, without `--` (the row's, read from `LONG_NAMES`).
     pub fn long(self) -> &'static str {
         let (start, end) = LONG_NAMES.1[self as usize];
         // LONG_NAMES.0 is the rows' names end to end, so every range is
