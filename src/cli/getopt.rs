@@ -7,9 +7,11 @@
 //! GNU acting on each option as it reads it (`--help --bogus` prints help;
 //! `-l abc --bogus` reports the length). clap cannot phrase these, so this
 //! module walks `argv` the way glibc does and hands the options, in order, to
-//! [`super::parse`]; the clap definitions in [`super::command`] still
-//! describe the same options and drive the native `mhash` face.
+//! [`super::parse`] as [`Opt`]s named by [`Flag`] (the option table,
+//! [`super::flags`]); the clap definitions in [`super::command`], built
+//! from the same table, drive the native `mhash` face.
 
+use super::flags::Flag;
 use crate::config::{GnuCompat, Personality};
 use std::ffi::OsString;
 
@@ -20,8 +22,9 @@ pub enum Opt {
     Algorithm(String),
     /// `-l BITS` / `--length=BITS`.
     Length(String),
-    /// A flag, by its long name (`check`, `tag`, `help`, ...).
-    Flag(&'static str),
+    /// An option without a value (never [`Flag::Algorithm`] or
+    /// [`Flag::Length`], which are read as the variants above).
+    Flag(Flag),
 }
 
 /// What the walk found: options in order, and the operands.
@@ -44,102 +47,89 @@ impl From<GetoptError> for crate::error::Error {
     }
 }
 
-/// GNU's `long_options` table for a personality, in GNU's order.
-pub fn long_options(p: Personality, compat: GnuCompat) -> Vec<&'static str> {
+/// GNU's `long_options` table for a personality, in GNU's order (the
+/// order GNU lists an ambiguous prefix's possibilities in).
+pub fn long_options(p: Personality, compat: GnuCompat) -> Vec<Flag> {
+    use Flag as F;
     if p == Personality::Sum {
-        return vec!["sysv", "help", "version"];
+        return vec![F::Sysv, F::Help, F::Version];
     }
     // GNU 8.32's cksum is the CRC alone: parse_gnu_standard_options_only.
     if p == Personality::Cksum && compat.is_8_32() {
-        return vec!["help", "version"];
+        return vec![F::Help, F::Version];
     }
     let mut v = Vec::new();
     if p.takes_length() {
-        v.push("length");
+        v.push(F::Length);
     }
     // GNU 8.32's md5sum.c table (b2sum, md5sum, sha*sum).
     if compat.is_8_32() && p.is_gnu() {
         v.extend([
-            "binary",
-            "check",
-            "ignore-missing",
-            "quiet",
-            "status",
-            "text",
-            "warn",
-            "strict",
-            "tag",
-            "zero",
-            "help",
-            "version",
+            F::Binary,
+            F::Check,
+            F::IgnoreMissing,
+            F::Quiet,
+            F::Status,
+            F::Text,
+            F::Warn,
+            F::Strict,
+            F::Tag,
+            F::Zero,
+            F::Help,
+            F::Version,
         ]);
         return v;
     }
     v.extend([
-        "check",
-        "ignore-missing",
-        "quiet",
-        "status",
-        "warn",
-        "strict",
-        "tag",
-        "zero",
+        F::Check,
+        F::IgnoreMissing,
+        F::Quiet,
+        F::Status,
+        F::Warn,
+        F::Strict,
+        F::Tag,
+        F::Zero,
     ]);
     match p {
-        Personality::Cksum if compat == GnuCompat::V9_1 => v.extend(["algorithm", "debug", "untagged"]),
+        Personality::Cksum if compat == GnuCompat::V9_1 => v.extend([F::Algorithm, F::Debug, F::Untagged]),
         // GNU 9.4-9.11 cksum.c's order (an ambiguous prefix lists its
         // possibilities in table order: `--b` gives '--base64' '--binary').
         Personality::Cksum | Personality::Mhash => v.extend([
-            "algorithm",
-            "base64",
-            "debug",
-            "raw",
-            "untagged",
-            "binary",
-            "text",
+            F::Algorithm,
+            F::Base64,
+            F::Debug,
+            F::Raw,
+            F::Untagged,
+            F::Binary,
+            F::Text,
         ]),
-        _ => v.extend(["binary", "text"]),
+        _ => v.extend([F::Binary, F::Text]),
     }
-    v.extend(["help", "version"]);
+    v.extend([F::Help, F::Version]);
     v
 }
 
-fn takes_arg(long: &str) -> bool {
-    long == "algorithm" || long == "length"
-}
-
-/// The long name of a short option letter, if the personality has it.
-fn short_option(p: Personality, compat: GnuCompat, c: char) -> Option<&'static str> {
+/// The option a short letter names, if the personality has it at the
+/// release (GNU sum's "rs": `-r`, the BSD sum, has no long name; GNU 9.1's
+/// cksum reads `-b`/`-t` only to refuse them).
+pub fn short_option(p: Personality, compat: GnuCompat, c: char) -> Option<Flag> {
     if p == Personality::Cksum && compat.is_8_32() {
         return None;
     }
-    if p == Personality::Sum {
-        // GNU sum's "rs": `-r` (the BSD sum) has no long name.
-        return match c {
-            'r' => Some("bsd"),
-            's' => Some("sysv"),
-            _ => None,
-        };
-    }
-    Some(match c {
-        'a' if p.takes_algorithm() => "algorithm",
-        'l' if p.takes_length() => "length",
-        'b' => "binary",
-        'c' => "check",
-        't' => "text",
-        'w' => "warn",
-        'z' => "zero",
-        _ => return None,
-    })
+    Flag::from_short(p, c)
 }
 
 /// Resolves a long option name as getopt_long does: an exact match, else
 /// the one option it abbreviates; `Err(candidates)` when ambiguous.
-pub fn resolve_long(table: &[&'static str], name: &str) -> Result<Option<&'static str>, Vec<&'static str>> {
-    if let Some(exact) = table.iter().find(|n| **n == name) {
+pub fn resolve_long(table: &[Flag], name: &str) -> Result<Option<Flag>, Vec<Flag>> {
+    if let Some(&exact) = table.iter().find(|f| f.long() == name) {
         return Ok(Some(exact));
     }
-    let m: Vec<&'static str> = table.iter().copied().filter(|n| n.starts_with(name)).collect();
+    let m: Vec<Flag> = table
+        .iter()
+        .copied()
+        .filter(|f| f.long().starts_with(name))
+        .collect();
     match m.len() {
         0 => Ok(None),
         1 => Ok(Some(m[0])),
@@ -147,11 +137,11 @@ pub fn resolve_long(table: &[&'static str], name: &str) -> Result<Option<&'stati
     }
 }
 
-fn make(long: &'static str, value: Option<String>) -> Opt {
-    match long {
-        "algorithm" => Opt::Algorithm(value.unwrap_or_default()),
-        "length" => Opt::Length(value.unwrap_or_default()),
-        _ => Opt::Flag(long),
+fn make(flag: Flag, value: Option<String>) -> Opt {
+    match flag {
+        Flag::Algorithm => Opt::Algorithm(value.unwrap_or_default()),
+        Flag::Length => Opt::Length(value.unwrap_or_default()),
+        f => Opt::Flag(f),
     }
 }
 
@@ -205,7 +195,7 @@ pub fn scan<E: From<GetoptError>>(
                 Ok(Some(l)) => l,
                 Ok(None) => return Err(GetoptError(format!("unrecognized option '{a}'")).into()),
                 Err(cands) => {
-                    let poss: Vec<String> = cands.iter().map(|n| format!("'--{n}'")).collect();
+                    let poss: Vec<String> = cands.iter().map(|f| format!("'--{}'", f.long())).collect();
                     return Err(GetoptError(format!(
                         "option '{a}' is ambiguous; possibilities: {}",
                         poss.join(" ")
@@ -213,18 +203,24 @@ pub fn scan<E: From<GetoptError>>(
                     .into());
                 }
             };
-            if takes_arg(long) {
+            if long.takes_value() {
                 let v = match value {
                     Some(v) => v,
                     None if i < args.len() => {
                         i += 1;
                         crate::text::lossless(&args[i - 1])
                     }
-                    None => return Err(GetoptError(format!("option '--{long}' requires an argument")).into()),
+                    None => {
+                        return Err(
+                            GetoptError(format!("option '--{}' requires an argument", long.long())).into(),
+                        );
+                    }
                 };
                 found.push(make(long, Some(v)));
             } else if value.is_some() {
-                return Err(GetoptError(format!("option '--{long}' doesn't allow an argument")).into());
+                return Err(
+                    GetoptError(format!("option '--{}' doesn't allow an argument", long.long())).into(),
+                );
             } else {
                 found.push(make(long, None));
             }
@@ -241,7 +237,7 @@ pub fn scan<E: From<GetoptError>>(
                     cluster_error = Some(GetoptError(format!("invalid option -- '{c}'")));
                     break;
                 };
-                if !takes_arg(long) {
+                if !long.takes_value() {
                     found.push(make(long, None));
                 } else if k < chars.len() {
                     found.push(make(long, Some(chars[k..].iter().collect())));
@@ -313,7 +309,7 @@ mod tests {
         assert_eq!(s.opts, vec![Opt::Length("8".into())]);
         assert_eq!(s.operands, vec![OsString::from("a"), OsString::from("-c")]);
         let s = run(Personality::Cksum, &["--t", "-", "-abl", "x"]).unwrap();
-        assert_eq!(s.opts, vec![Opt::Flag("tag"), Opt::Algorithm("bl".into())]);
+        assert_eq!(s.opts, vec![Opt::Flag(Flag::Tag), Opt::Algorithm("bl".into())]);
         assert_eq!(s.operands, vec![OsString::from("-"), OsString::from("x")]);
     }
 }

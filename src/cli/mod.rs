@@ -9,6 +9,7 @@
 //! loop does, then applies GNU's post-parse checks in GNU's order.
 
 pub mod b3sum;
+pub mod flags;
 pub mod getopt;
 pub mod help;
 pub mod shasum;
@@ -23,6 +24,7 @@ use crate::config::{GnuCompat, Job, Personality};
 use crate::error::Error;
 use crate::text::{RAW_BYTE_BASE, message_bytes};
 use clap::{Arg, ArgAction, Command};
+use flags::{Flag, clap_arg};
 use getopt::Opt;
 use std::ffi::OsString;
 
@@ -435,86 +437,32 @@ pub fn command(p: Personality) -> Command {
         .dont_delimit_trailing_values(true);
     if p.takes_algorithm() {
         cmd = cmd.arg(
-            Arg::new("algorithm")
-                .short('a')
-                .long("algorithm")
+            clap_arg(Flag::Algorithm)
                 .value_name("TYPE")
-                .action(ArgAction::Append)
-                .allow_hyphen_values(true)
                 .help(algorithm_help()),
         );
-        cmd = cmd.arg(flag(
-            "base64",
-            "base64",
-            None,
-            "emit base64-encoded digests, not hexadecimal",
-        ));
+        cmd = cmd.arg(clap_arg(Flag::Base64));
     }
-    cmd = cmd
-        .arg(flag(
-            "binary",
-            "binary",
-            Some('b'),
-            "read in binary mode (mark lines with '*')",
-        ))
-        .arg(flag(
-            "check",
-            "check",
-            Some('c'),
-            "read checksums from the FILEs and check them",
-        ));
+    cmd = cmd.arg(clap_arg(Flag::Binary)).arg(clap_arg(Flag::Check));
     if p.takes_length() {
-        cmd = cmd.arg(
-            Arg::new("length")
-                .short('l')
-                .long("length")
-                .value_name("BITS")
-                .action(ArgAction::Append)
-                .allow_hyphen_values(true)
-                .help(
-                    "digest length in bits (blake2b: multiple of 8 up to 512; sha2/sha3: 224, 256, 384, 512)",
-                ),
-        );
+        cmd = cmd.arg(clap_arg(Flag::Length).value_name("BITS"));
     }
     cmd = check_options(cmd);
     if p.takes_algorithm() {
         cmd = cmd
-            .arg(flag(
-                "untagged",
-                "untagged",
-                None,
-                "create a reversed style checksum, without digest type",
-            ))
-            .arg(flag(
-                "raw",
-                "raw",
-                None,
-                "emit a raw binary digest, not hexadecimal",
-            ))
-            .arg(flag(
-                "debug",
-                "debug",
-                None,
-                "indicate which implementation is used",
-            ));
+            .arg(clap_arg(Flag::Untagged))
+            .arg(clap_arg(Flag::Raw))
+            .arg(clap_arg(Flag::Debug));
     }
-    cmd = cmd
-        .arg(flag("help", "help", None, "display this help and exit"))
-        .arg(flag(
-            "version",
-            "version",
-            None,
-            "output version information and exit",
-        ))
-        .arg(
-            Arg::new("files")
-                .value_name("FILE")
-                .help("files to hash, or checksum files with -c; - is standard input")
-                .num_args(0..)
-                .action(ArgAction::Append)
-                .allow_hyphen_values(false)
-                .value_parser(clap::value_parser!(OsString)),
-        );
+    cmd = cmd.arg(clap_arg(Flag::Help)).arg(clap_arg(Flag::Version)).arg(
+        Arg::new("files")
+            .value_name("FILE")
+            .help("files to hash, or checksum files with -c; - is standard input")
+            .num_args(0..)
+            .action(ArgAction::Append)
+            .allow_hyphen_values(false)
+            .value_parser(clap::value_parser!(OsString)),
+    );
     if p == Personality::Mhash {
         // `-h` as b3sum and most Rust tools have it, a summary (ripgrep's
         // split); GNU's names refuse it.
@@ -531,44 +479,14 @@ pub fn command(p: Personality) -> Command {
 
 /// The options of GNU's check mode, `--tag` and `-z`.
 fn check_options(cmd: Command) -> Command {
-    cmd.arg(flag(
-        "quiet",
-        "quiet",
-        None,
-        "don't print OK for each successfully verified file",
-    ))
-    .arg(flag(
-        "status",
-        "status",
-        None,
-        "don't output anything, status code shows success",
-    ))
-    .arg(flag("text", "text", Some('t'), "read in text mode (default)"))
-    .arg(flag(
-        "warn",
-        "warn",
-        Some('w'),
-        "warn about improperly formatted checksum lines",
-    ))
-    .arg(flag(
-        "strict",
-        "strict",
-        None,
-        "exit non-zero for improperly formatted checksum lines",
-    ))
-    .arg(flag(
-        "ignore-missing",
-        "ignore-missing",
-        None,
-        "don't fail or report status for missing files",
-    ))
-    .arg(flag("tag", "tag", None, "create a BSD-style checksum"))
-    .arg(flag(
-        "zero",
-        "zero",
-        Some('z'),
-        "end each output line with NUL, not newline, and disable file name escaping",
-    ))
+    cmd.arg(clap_arg(Flag::Quiet))
+        .arg(clap_arg(Flag::Status))
+        .arg(clap_arg(Flag::Text))
+        .arg(clap_arg(Flag::Warn))
+        .arg(clap_arg(Flag::Strict))
+        .arg(clap_arg(Flag::IgnoreMissing))
+        .arg(clap_arg(Flag::Tag))
+        .arg(clap_arg(Flag::Zero))
 }
 
 /// The native face's own options: jobs, I/O, reports, then the walk,
@@ -977,15 +895,16 @@ fn plain_operand_tail(cmd: &Command, args: &[OsString]) -> usize {
 /// The options clap parsed for the native face, in command-line order.
 fn events(m: &clap::ArgMatches) -> Vec<Opt> {
     let mut ev: Vec<(usize, Opt)> = Vec::new();
-    for id in getopt::long_options(Personality::Mhash, GnuCompat::V9_11) {
+    for f in getopt::long_options(Personality::Mhash, GnuCompat::V9_11) {
+        let id = f.long();
         if m.value_source(id) != Some(clap::parser::ValueSource::CommandLine) {
             continue;
         }
-        match id {
-            "algorithm" | "length" => {
+        match f {
+            Flag::Algorithm | Flag::Length => {
                 if let (Some(idx), Some(vals)) = (m.indices_of(id), m.get_many::<String>(id)) {
                     for (i, v) in idx.zip(vals) {
-                        let o = if id == "algorithm" {
+                        let o = if f == Flag::Algorithm {
                             Opt::Algorithm(fold_algorithm_case(v))
                         } else {
                             Opt::Length(v.clone())
@@ -996,7 +915,7 @@ fn events(m: &clap::ArgMatches) -> Vec<Opt> {
             }
             _ => {
                 if let Some(idx) = m.indices_of(id) {
-                    ev.extend(idx.map(|i| (i, Opt::Flag(id))));
+                    ev.extend(idx.map(|i| (i, Opt::Flag(f))));
                 }
             }
         }
@@ -1387,5 +1306,31 @@ mod tests {
             command(p).debug_assert();
         }
         command(Personality::Mhash).debug_assert();
+    }
+
+    /// clap's native face and the option table agree: every option of the
+    /// table the native face has is a clap argument with the table's long
+    /// name, short letter and value arity, and every clap argument with a
+    /// table name is that row's.
+    #[test]
+    fn clap_arguments_match_the_option_table() {
+        let cmd = command(Personality::Mhash);
+        for f in Flag::ALL {
+            let s = f.spec();
+            let arg = cmd.get_arguments().find(|a| a.get_long() == Some(s.long));
+            if !f.in_scope(Personality::Mhash) {
+                assert!(arg.is_none(), "{f:?}: not the native face's, yet a clap argument");
+                continue;
+            }
+            let arg = arg.unwrap_or_else(|| panic!("{f:?}: no clap argument"));
+            assert_eq!(arg.get_id(), s.long);
+            assert_eq!(arg.get_long(), Some(s.long));
+            assert_eq!(arg.get_short(), s.short, "{}", s.long);
+            assert_eq!(arg.get_action().takes_values(), s.takes_value, "{}", s.long);
+        }
+        // The native face reads every option GNU's cksum table has.
+        for f in getopt::long_options(Personality::Mhash, GnuCompat::V9_11) {
+            assert!(cmd.get_arguments().any(|a| a.get_id() == f.long()), "{f:?}");
+        }
     }
 }

@@ -11,6 +11,7 @@
 //!    in GNU's order;
 //! 4. [`build`]: the [`Config`] with its one [`Job`].
 
+use super::flags::Flag;
 use super::{
     AlgoChoice, Native, check_algorithm, check_length_syntax, choice_from_name, command, events, help,
     not_multiple_of_8, parse_length, too_long,
@@ -140,14 +141,14 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
             }
             Opt::Algorithm(v) => check_algorithm(p, compat, v)?,
             Opt::Length(v) => check_length_syntax(v, old)?,
-            Opt::Flag("binary" | "text") if old && p == Personality::Cksum => {
+            Opt::Flag(Flag::Binary | Flag::Text) if old && p == Personality::Cksum => {
                 return Err(Error::Usage {
                     msg: None,
                     detail: None,
                     try_help: true,
                 });
             }
-            Opt::Flag("help") => {
+            Opt::Flag(Flag::Help) => {
                 print = Some(if p == Personality::Mhash {
                     command(p).render_help().to_string()
                 } else {
@@ -155,7 +156,7 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
                 });
                 return Ok(true);
             }
-            Opt::Flag("version") => {
+            Opt::Flag(Flag::Version) => {
                 print = Some(help::gnu_version(p, compat));
                 return Ok(true);
             }
@@ -307,37 +308,39 @@ fn replay(p: Personality, opts: &[Opt], gnu_9_11: bool) -> Typed {
                 };
                 t.length = Some((n, v.clone()));
             }
-            Opt::Flag(f) => match *f {
-                "binary" => t.binary = Some(true),
-                "text" => t.binary = Some(false),
-                "check" => t.check = true,
-                "quiet" => t.verbosity = Verbosity::Quiet,
-                "status" => t.verbosity = Verbosity::Status,
-                "warn" => t.verbosity = Verbosity::Warn,
-                "strict" => t.strict = true,
-                "ignore-missing" => t.ignore_missing = true,
-                "tag" => {
+            Opt::Flag(f) => match f {
+                Flag::Binary => t.binary = Some(true),
+                Flag::Text => t.binary = Some(false),
+                Flag::Check => t.check = true,
+                Flag::Quiet => t.verbosity = Verbosity::Quiet,
+                Flag::Status => t.verbosity = Verbosity::Status,
+                Flag::Warn => t.verbosity = Verbosity::Warn,
+                Flag::Strict => t.strict = true,
+                Flag::IgnoreMissing => t.ignore_missing = true,
+                Flag::Tag => {
                     t.tag = Some(true);
                     if !gnu_9_11 {
                         t.binary = Some(true);
                     }
                     t.tag_explicit = true;
                 }
-                "untagged" => {
+                Flag::Untagged => {
                     t.untagged_explicit = true;
                     if t.tag == Some(true) && !gnu_9_11 {
                         t.binary = None;
                     }
                     t.tag = Some(false);
                 }
-                "zero" => t.zero = true,
-                "base64" => t.base64 = true,
-                "raw" => t.raw = true,
-                "debug" => t.debug = true,
+                Flag::Zero => t.zero = true,
+                Flag::Base64 => t.base64 = true,
+                Flag::Raw => t.raw = true,
+                Flag::Debug => t.debug = true,
                 // sum: `-r` / `-s`, the last one wins.
-                "bsd" => t.choice = Some(AlgoChoice::Kind(AlgoKind::Bsd)),
-                "sysv" => t.choice = Some(AlgoChoice::Kind(AlgoKind::Sysv)),
-                _ => {}
+                Flag::Bsd => t.choice = Some(AlgoChoice::Kind(AlgoKind::Bsd)),
+                Flag::Sysv => t.choice = Some(AlgoChoice::Kind(AlgoKind::Sysv)),
+                // Acted on as read (stage 1); the walk stops there. -a and
+                // -l arrive as Opt::Algorithm / Opt::Length, never here.
+                Flag::Help | Flag::Version | Flag::Algorithm | Flag::Length => {}
             },
         }
     }
@@ -856,5 +859,167 @@ pub(super) fn status_names(compat: GnuCompat) -> StatusNames {
         GnuCompat::V9_1 => StatusNames::EscapeNewline,
         GnuCompat::V9_4 => StatusNames::Escape,
         GnuCompat::V9_11 => StatusNames::ShellQuote,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::flags::Flag;
+
+    const COMPATS: [GnuCompat; 4] = [
+        GnuCompat::V8_32,
+        GnuCompat::V9_1,
+        GnuCompat::V9_4,
+        GnuCompat::V9_11,
+    ];
+
+    /// Stages 1 and 2 for a GNU name: the getopt walk, then the replay.
+    fn gnu_typed(p: Personality, compat: GnuCompat, argv: &[String]) -> Typed {
+        let mut v = vec![OsString::from(p.name())];
+        v.extend(argv.iter().map(OsString::from));
+        let s = getopt::scan::<getopt::GetoptError>(p, compat, false, v, |_| Ok(false))
+            .unwrap_or_else(|e| panic!("{p:?} {compat:?} {argv:?}: {}", e.0));
+        let old = compat <= GnuCompat::V9_1;
+        replay(p, &s.opts, !old)
+    }
+
+    /// Stages 1 and 2 for the native face: clap, then the replay.
+    fn native_typed(argv: &[String]) -> Typed {
+        let mut v = vec![OsString::from("mhash")];
+        v.extend(argv.iter().map(OsString::from));
+        let m = command(Personality::Mhash)
+            .try_get_matches_from(v)
+            .unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+        replay(Personality::Mhash, &events(&m), false)
+    }
+
+    /// The spellings of an option: `--long`, `--long=V`, `--long V`,
+    /// `-x`, `-xV`, `-x V`, where the personality at the release has them.
+    fn spellings(f: Flag, long: bool, short: bool, value: Option<&str>) -> Vec<Vec<String>> {
+        let s = f.spec();
+        let mut out = Vec::new();
+        if long {
+            match value {
+                Some(v) => {
+                    out.push(vec![format!("--{}={v}", s.long)]);
+                    out.push(vec![format!("--{}", s.long), v.to_string()]);
+                }
+                None => out.push(vec![format!("--{}", s.long)]),
+            }
+        }
+        if let (true, Some(c)) = (short, s.short) {
+            match value {
+                Some(v) => {
+                    out.push(vec![format!("-{c}{v}")]);
+                    out.push(vec![format!("-{c}"), v.to_string()]);
+                }
+                None => out.push(vec![format!("-{c}")]),
+            }
+        }
+        out
+    }
+
+    /// One row per option of the table: the personality that shows it,
+    /// the options typed before it, its value, and what it must set. Each
+    /// spelling is checked at each GNU release that has it, and under the
+    /// native face when the option is the native face's too. (`--help` and
+    /// `--version` act as they are read: `help_and_version_print_at_once`.)
+    #[test]
+    fn each_option_sets_what_gnu_sets() {
+        type Want = fn(&Typed) -> bool;
+        for f in Flag::ALL {
+            let spec = f.spec();
+            let (p, before, value, want): (Personality, &[&str], Option<&str>, Want) = match f {
+                Flag::Algorithm => (Personality::Cksum, &[], Some("md5"), |t| {
+                    t.choice == Some(AlgoChoice::Kind(AlgoKind::Md5))
+                }),
+                Flag::Length => (Personality::B2sum, &[], Some("256"), |t| {
+                    t.length == Some((256, "256".to_string()))
+                }),
+                Flag::Binary => (Personality::Md5sum, &["-t"], None, |t| t.binary == Some(true)),
+                Flag::Text => (Personality::Md5sum, &["-b"], None, |t| t.binary == Some(false)),
+                Flag::Check => (Personality::Sha256sum, &[], None, |t| t.check),
+                Flag::IgnoreMissing => (Personality::Sha1sum, &[], None, |t| t.ignore_missing),
+                Flag::Quiet => (Personality::Md5sum, &["--warn"], None, |t| {
+                    t.verbosity == Verbosity::Quiet
+                }),
+                Flag::Status => (Personality::Md5sum, &["--quiet"], None, |t| {
+                    t.verbosity == Verbosity::Status
+                }),
+                Flag::Warn => (Personality::Md5sum, &["--status"], None, |t| {
+                    t.verbosity == Verbosity::Warn
+                }),
+                Flag::Strict => (Personality::Sha512sum, &[], None, |t| t.strict),
+                Flag::Tag => (Personality::Sha224sum, &[], None, |t| {
+                    t.tag == Some(true) && t.tag_explicit
+                }),
+                Flag::Zero => (Personality::Sha384sum, &[], None, |t| t.zero),
+                Flag::Untagged => (Personality::Cksum, &["--tag"], None, |t| {
+                    t.tag == Some(false) && t.untagged_explicit
+                }),
+                Flag::Base64 => (Personality::Cksum, &[], None, |t| t.base64),
+                Flag::Raw => (Personality::Cksum, &[], None, |t| t.raw),
+                Flag::Debug => (Personality::Cksum, &[], None, |t| t.debug),
+                Flag::Bsd => (Personality::Sum, &["-s"], None, |t| {
+                    t.choice == Some(AlgoChoice::Kind(AlgoKind::Bsd))
+                }),
+                Flag::Sysv => (Personality::Sum, &["-r"], None, |t| {
+                    t.choice == Some(AlgoChoice::Kind(AlgoKind::Sysv))
+                }),
+                Flag::Help | Flag::Version => continue,
+            };
+            let mut checked = 0;
+            for compat in COMPATS {
+                let long = getopt::long_options(p, compat).contains(&f);
+                let short = spec
+                    .short
+                    .is_some_and(|c| getopt::short_option(p, compat, c) == Some(f));
+                for argv in spellings(f, long, short, value) {
+                    let mut line: Vec<String> = before.iter().map(|s| s.to_string()).collect();
+                    line.extend(argv);
+                    let before_only: Vec<String> = before.iter().map(|s| s.to_string()).collect();
+                    assert!(
+                        !want(&gnu_typed(p, compat, &before_only)),
+                        "{f:?}: set without it"
+                    );
+                    assert!(want(&gnu_typed(p, compat, &line)), "{p:?} {compat:?} {line:?}");
+                    checked += 1;
+                }
+            }
+            assert!(checked > 0, "{f:?}: no GNU release of {p:?} reads it");
+            if f.in_scope(Personality::Mhash) {
+                for argv in spellings(f, true, true, value) {
+                    let mut line: Vec<String> = before.iter().map(|s| s.to_string()).collect();
+                    line.extend(argv);
+                    assert!(want(&native_typed(&line)), "mhash {line:?}");
+                }
+            }
+        }
+    }
+
+    /// `--help` and `--version` print GNU's texts at once, ignoring what
+    /// follows (`--help --bogus` is help), under every GNU name.
+    #[test]
+    fn help_and_version_print_at_once() {
+        for (p, name) in Personality::GNU {
+            let env = Env::default();
+            let args = |a: &[&str]| -> Vec<OsString> {
+                std::iter::once(name)
+                    .chain(a.iter().copied())
+                    .map(OsString::from)
+                    .collect()
+            };
+            let print = |a: &[&str]| match parse(p, args(a), &env).map(|c| c.job) {
+                Ok(Job::Print(text)) => text,
+                other => panic!("{name} {a:?}: {other:?}"),
+            };
+            let help = help::gnu_help(p, name, GnuCompat::V9_11, false);
+            let version = help::gnu_version(p, GnuCompat::V9_11);
+            assert_eq!(print(&["--help", "--bogus"]), help, "{name}");
+            assert_eq!(print(&["--he"]), help, "{name}");
+            assert_eq!(print(&["--version", "-x"]), version, "{name}");
+            assert_eq!(print(&["--vers"]), version, "{name}");
+        }
     }
 }
