@@ -634,6 +634,42 @@ fn progress_flag_forces_the_bar_and_no_progress_wins_when_last() {
         );
 }
 
+/// Check mode's bar has a total and an ETA: the sizes of the files the
+/// lines read so far list (statted as each line is read); every rate is in
+/// decimal units (MB/s, 10^6 bytes), never MiB/s.
+#[test]
+fn check_progress_shows_a_total_an_eta_and_decimal_units() {
+    let d = TempDir::new().unwrap();
+    // 3,000,000 bytes (2.86 MiB): the total reads `3.00 MB` in decimal
+    // units, `2.86 MiB` in binary ones.
+    fs::write(d.path().join("big"), vec![b'a'; 3_000_000]).unwrap();
+    write(d.path(), "abc", "abc");
+    // SHA-256("abc"), FIPS 180-2 B.1; the other line is judged whatever
+    // its digest, the bar is what is looked at.
+    let sums = format!("{SHA256_ABC}  abc\n{SHA256_EMPTY}  big\n");
+    write(d.path(), "SUMS", &sums);
+    let out = mhash(d.path()).args(["--progress", "-c", "SUMS"]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "abc: OK\nbig: FAILED\n");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("ETA"), "no ETA in check mode: {err:?}");
+    assert!(err.contains("/3.00 MB "), "no total of the listed sizes (3,000,003 B) in {err:?}");
+    assert!(err.contains("MB/s") || err.contains(" B/s"), "no rate in {err:?}");
+    assert!(!err.contains("iB"), "binary units in {err:?}");
+    // Hash mode too: decimal units.
+    let out = mhash(d.path()).args(["--progress", "big"]).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("/3.00 MB "), "{err:?}");
+    assert!(!err.contains("iB"), "binary units in {err:?}");
+    // A checksum file on standard input listing no regular file: no total.
+    let out = mhash(d.path())
+        .args(["--progress", "-c", "-"])
+        .write_stdin(format!("{SHA256_ABC}  -\n"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("B/s") && !err.contains("ETA"), "{err:?}");
+}
+
 /// Runs `cmd` under `script`, so that mhash's stdout and stderr are a
 /// pseudo-terminal; returns what the terminal received.
 fn in_pty(dir: &Path, cmd: &str) -> Option<String> {

@@ -139,6 +139,9 @@ pub(super) struct Lines<'a> {
     /// Improperly formatted lines counted here rather than passed on (no
     /// message or record is written for them).
     pub(super) uncounted: u64,
+    /// The progress bar, if one may show: each listed file's size joins
+    /// its total as its line is read.
+    pub(super) progress: Option<crate::progress::Progress>,
 }
 
 /// The listed file an item is about, if any.
@@ -463,6 +466,9 @@ impl Lines<'_> {
                 if crate::os::reads_stdin(listed.source()) {
                     let buf = self.stdin_buf.get_or_insert_with(io::ReadBuf::default);
                     return Item::Done(verify(listed, buf, self.io));
+                }
+                if let Some(p) = &self.progress {
+                    p.file_listed(&crate::os::bytes_os(listed.source()));
                 }
                 Item::Work(listed)
             }

@@ -207,6 +207,7 @@ fn check_file_with(
         failed: false,
         audit,
         uncounted: 0,
+        progress: con.progress().cloned(),
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
