@@ -16,6 +16,7 @@ mod util;
 mod audit;
 mod beyond_gnu;
 mod calibration;
+mod docs_text;
 mod everyday;
 mod faults;
 mod gnu_compat;

@@ -11,6 +11,7 @@
 pub mod b3sum;
 pub mod getopt;
 pub mod help;
+mod man;
 pub mod shasum;
 
 mod stages;
@@ -403,11 +404,11 @@ fn special_command(args: &[OsString]) -> Option<Result<Job, Error>> {
                 return Some(Err(Error::usage("man: takes no operands")));
             }
             let cmd = command(Personality::Mhash).version(env!("CARGO_PKG_VERSION"));
-            let mut out = Vec::new();
-            if let Err(e) = clap_mangen::Man::new(cmd).render(&mut out) {
-                return Some(Err(Error::fatal(format!("man: {e}"))));
-            }
-            Some(Ok(Job::Print(String::from_utf8_lossy(&out).into_owned())))
+            Some(
+                man::render(cmd)
+                    .map(Job::Print)
+                    .map_err(|e| Error::fatal(format!("man: {e}"))),
+            )
         }
         "bench" => Some(crate::bench::parse_args(&args[1..]).map(|b| match b {
             crate::bench::Command::Help(text) => Job::Print(text),
