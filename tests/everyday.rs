@@ -770,6 +770,122 @@ fn completions_cover_every_flag_for_every_shell() {
     mhash(d.path()).arg("completions").assert().code(1).stdout("");
 }
 
+/// Completes `words` (the command line so far, the last word being
+/// completed) with the bash script `script`, in `dir`; returns COMPREPLY.
+fn bash_complete(dir: &Path, script: &Path, words: &[&str]) -> Vec<String> {
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(
+            r#"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
+               prev=""; [ $# -ge 2 ] && prev="${COMP_WORDS[COMP_CWORD-1]}";
+               _mhash mhash "${COMP_WORDS[COMP_CWORD]}" "$prev" 2>/dev/null;
+               printf '%s\n' "${COMPREPLY[@]}""#,
+        )
+        .arg("bash")
+        .arg(script)
+        .args(words)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{words:?}: {out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The completion scripts offer the values of every option that has a
+/// fixed set (`-a`: the algorithm table's names, each of which `-a`
+/// takes; `--io`; `--nar-format`) and no file names there; bash's script
+/// is run, fish's too (`complete -C`) and zsh's is parsed (`zsh -n`) where
+/// those shells are installed.
+#[test]
+fn completions_offer_algorithms_and_fixed_values_not_file_names() {
+    let d = TempDir::new().unwrap();
+    // Files whose names a file completion would offer for `sha2`.
+    write(d.path(), "sha2file", "abc");
+    write(d.path(), "sha2-notes", "abc");
+    let bash = stdout(mhash(d.path()).args(["completions", "bash"]));
+    let script = d.path().join("c.bash");
+    fs::write(&script, &bash).unwrap();
+    let got = bash_complete(d.path(), &script, &["mhash", "-a", "sha2"]);
+    assert!(got.iter().any(|w| w == "sha256"), "{got:?}");
+    assert!(got.iter().any(|w| w == "sha224"), "{got:?}");
+    assert!(!got.iter().any(|w| w.contains("file") || w.contains("notes")), "{got:?}");
+    let all = bash_complete(d.path(), &script, &["mhash", "--algorithm", ""]);
+    // Names from the specs (FIPS 180-4, FIPS 202, RFC 7693, BLAKE3, GNU
+    // cksum's crc/bsd/sysv/crc32b), each offered...
+    for name in ["md5", "sha1", "sha256", "sha512", "sha3-256", "blake2b", "blake3", "crc", "crc32b", "bsd", "sysv"] {
+        assert!(all.iter().any(|w| w == name), "{name} not offered: {all:?}");
+    }
+    // ...and everything offered is a name -a takes (a family, sha2 or
+    // sha3, with a length).
+    for name in &all {
+        let mut c = mhash(d.path());
+        c.args(["-a", name, "sha2file"]);
+        if name == "sha2" || name == "sha3" {
+            c.args(["-l", "256"]);
+        }
+        c.assert().success();
+    }
+    let io = bash_complete(d.path(), &script, &["mhash", "--io", ""]);
+    assert_eq!(io, ["auto", "read", "mmap"]);
+    let nar = bash_complete(d.path(), &script, &["mhash", "--nar-format", ""]);
+    assert_eq!(nar, ["sri", "nix32", "base16", "base64"]);
+    for v in &nar {
+        mhash(d.path())
+            .args(["--nar", "--nar-format", v, "sha2file"])
+            .assert()
+            .success();
+    }
+    // A number: no file names either (the script answers the word as
+    // typed, so bash's default file completion does not step in).
+    assert!(bash_complete(d.path(), &script, &["mhash", "--jobs", ""]).is_empty());
+
+    let zsh = stdout(mhash(d.path()).args(["completions", "zsh"]));
+    assert!(zsh.contains(":TYPE:(md5 sha1 sha224 sha256 "), "zsh script offers no -a values");
+    if Path::new("/usr/bin/zsh").exists() || Path::new("/bin/zsh").exists() {
+        fs::write(d.path().join("c.zsh"), &zsh).unwrap();
+        let ok = std::process::Command::new("zsh")
+            .args(["-n", "c.zsh"])
+            .current_dir(d.path())
+            .status()
+            .unwrap();
+        assert!(ok.success(), "zsh -n");
+    } else {
+        util::skip(
+            "everyday::completions_offer_algorithms_and_fixed_values_not_file_names (zsh -n)",
+            "zsh not installed",
+        );
+    }
+    let fish = stdout(mhash(d.path()).args(["completions", "fish"]));
+    if Path::new("/usr/bin/fish").exists() {
+        fs::write(d.path().join("c.fish"), &fish).unwrap();
+        let run = |line: &str| {
+            let out = std::process::Command::new("fish")
+                .arg("-c")
+                .arg(format!("source c.fish; complete -C '{line}'"))
+                .current_dir(d.path())
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let got = run("mhash -a sha2");
+        let words: Vec<&str> = got.lines().map(|l| l.split('\t').next().unwrap()).collect();
+        assert!(words.contains(&"sha256"), "fish: {got:?}");
+        assert!(!got.contains("sha2file"), "fish offers files for -a: {got:?}");
+        assert!(run("mhash sha2").contains("sha2file"));
+    } else {
+        util::skip(
+            "everyday::completions_offer_algorithms_and_fixed_values_not_file_names (fish)",
+            "fish not installed",
+        );
+    }
+}
+
 #[test]
 fn man_page_is_roff_and_documents_every_flag() {
     let d = TempDir::new().unwrap();

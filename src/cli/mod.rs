@@ -396,7 +396,7 @@ fn special_command(args: &[OsString]) -> Option<Result<Job, Error>> {
                 ))));
             };
             let mut out = Vec::new();
-            clap_complete::generate(shell, &mut command(Personality::Mhash), "mhash", &mut out);
+            clap_complete::generate(shell, &mut completion_command(), "mhash", &mut out);
             Some(Ok(Job::Print(String::from_utf8_lossy(&out).into_owned())))
         }
         "man" => {
@@ -416,6 +416,49 @@ fn special_command(args: &[OsString]) -> Option<Result<Job, Error>> {
         })),
         _ => None,
     }
+}
+
+/// The native command as the completion scripts see it: every option
+/// with a fixed set of values offers them (`-a` the algorithm table's
+/// names, as `--help` lists them, so a new algorithm is offered with no
+/// edit here; `--io`; `--nar-format`), and each value that names a file
+/// or directory says so (the shells complete paths there, and nowhere
+/// else an option takes a value). Only the scripts use these: parsing
+/// keeps its own checks (case-blind, comma-separated `-a`, GNU's
+/// messages).
+fn completion_command() -> Command {
+    use clap::ValueHint;
+    use clap::builder::PossibleValuesParser;
+    let files = |a: Arg| a.value_hint(ValueHint::FilePath);
+    let dirs = |a: Arg| a.value_hint(ValueHint::DirPath);
+    let other = |a: Arg| a.value_hint(ValueHint::Other);
+    let algorithms = algorithm_args(Personality::Mhash, GnuCompat::V9_11);
+    let mut cmd = command(Personality::Mhash)
+        .mut_arg("algorithm", |a| a.value_parser(PossibleValuesParser::new(algorithms)))
+        .mut_arg("nar-format", |a| {
+            a.value_parser(PossibleValuesParser::new(crate::config::NarFormat::NAMES))
+        })
+        .mut_arg("files", files)
+        .mut_arg("files-from", files)
+        .mut_arg("key", files)
+        .mut_arg("signature", files)
+        .mut_arg("audit", dirs)
+        .mut_arg("install-links", dirs);
+    for id in [
+        "jobs",
+        "length",
+        "include",
+        "exclude",
+        "part-size",
+        "multipart-threshold",
+        "hdfs-block-size",
+        "hdfs-bytes-per-crc",
+        "go-prefix",
+        "namespace",
+    ] {
+        cmd = cmd.mut_arg(id, other);
+    }
+    cmd
 }
 
 fn flag(id: &'static str, long: &'static str, short: Option<char>, help: &'static str) -> Arg {

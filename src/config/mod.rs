@@ -246,6 +246,11 @@ pub enum NarFormat {
 }
 
 impl NarFormat {
+    /// The names `--nar-format` takes, one per format (the completion
+    /// scripts offer these; [`NarFormat::from_name`] also takes `base32`
+    /// and `hex`).
+    pub const NAMES: [&'static str; 4] = ["sri", "nix32", "base16", "base64"];
+
     /// Parses `sri`, `nix32` (or `base32`), `base16` (or `hex`), `base64`.
     pub fn from_name(s: &str) -> Option<NarFormat> {
         Some(match s {
