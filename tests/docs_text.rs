@@ -59,7 +59,9 @@ fn internal_wording(text: &str) -> Vec<(usize, String)> {
 
 #[test]
 fn the_scan_finds_what_it_looks_for() {
-    let found = internal_wording("ok\nsee #38 and issue 4\nin ../shared/x; Issue17\nfine: C# 1, ## 2, `Session`\nthis session\n");
+    let found = internal_wording(
+        "ok\nsee #38 and issue 4\nin ../shared/x; Issue17\nfine: C# 1, ## 2, `Session`\nthis session\n",
+    );
     let lines: Vec<usize> = found.iter().map(|f| f.0).collect();
     assert_eq!(lines, [2, 2, 3, 3, 5], "{found:?}");
 }
@@ -79,7 +81,10 @@ fn documents_use_no_workspace_wording() {
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
         for (line, what) in internal_wording(&text) {
-            bad.push(format!("{}:{line}: {what}", f.strip_prefix(root).unwrap().display()));
+            bad.push(format!(
+                "{}:{line}: {what}",
+                f.strip_prefix(root).unwrap().display()
+            ));
         }
     }
     let d = tempfile::tempdir().unwrap();

@@ -648,11 +648,17 @@ fn check_progress_shows_a_total_an_eta_and_decimal_units() {
     // its digest, the bar is what is looked at.
     let sums = format!("{SHA256_ABC}  abc\n{SHA256_EMPTY}  big\n");
     write(d.path(), "SUMS", &sums);
-    let out = mhash(d.path()).args(["--progress", "-c", "SUMS"]).output().unwrap();
+    let out = mhash(d.path())
+        .args(["--progress", "-c", "SUMS"])
+        .output()
+        .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "abc: OK\nbig: FAILED\n");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("ETA"), "no ETA in check mode: {err:?}");
-    assert!(err.contains("/3.00 MB "), "no total of the listed sizes (3,000,003 B) in {err:?}");
+    assert!(
+        err.contains("/3.00 MB "),
+        "no total of the listed sizes (3,000,003 B) in {err:?}"
+    );
     assert!(err.contains("MB/s") || err.contains(" B/s"), "no rate in {err:?}");
     assert!(!err.contains("iB"), "binary units in {err:?}");
     // Hash mode too: decimal units.
@@ -813,11 +819,16 @@ fn completions_offer_algorithms_and_fixed_values_not_file_names() {
     let got = bash_complete(d.path(), &script, &["mhash", "-a", "sha2"]);
     assert!(got.iter().any(|w| w == "sha256"), "{got:?}");
     assert!(got.iter().any(|w| w == "sha224"), "{got:?}");
-    assert!(!got.iter().any(|w| w.contains("file") || w.contains("notes")), "{got:?}");
+    assert!(
+        !got.iter().any(|w| w.contains("file") || w.contains("notes")),
+        "{got:?}"
+    );
     let all = bash_complete(d.path(), &script, &["mhash", "--algorithm", ""]);
     // Names from the specs (FIPS 180-4, FIPS 202, RFC 7693, BLAKE3, GNU
     // cksum's crc/bsd/sysv/crc32b), each offered...
-    for name in ["md5", "sha1", "sha256", "sha512", "sha3-256", "blake2b", "blake3", "crc", "crc32b", "bsd", "sysv"] {
+    for name in [
+        "md5", "sha1", "sha256", "sha512", "sha3-256", "blake2b", "blake3", "crc", "crc32b", "bsd", "sysv",
+    ] {
         assert!(all.iter().any(|w| w == name), "{name} not offered: {all:?}");
     }
     // ...and everything offered is a name -a takes (a family, sha2 or
@@ -845,7 +856,10 @@ fn completions_offer_algorithms_and_fixed_values_not_file_names() {
     assert!(bash_complete(d.path(), &script, &["mhash", "--jobs", ""]).is_empty());
 
     let zsh = stdout(mhash(d.path()).args(["completions", "zsh"]));
-    assert!(zsh.contains(":TYPE:(md5 sha1 sha224 sha256 "), "zsh script offers no -a values");
+    assert!(
+        zsh.contains(":TYPE:(md5 sha1 sha224 sha256 "),
+        "zsh script offers no -a values"
+    );
     if Path::new("/usr/bin/zsh").exists() || Path::new("/bin/zsh").exists() {
         fs::write(d.path().join("c.zsh"), &zsh).unwrap();
         let ok = std::process::Command::new("zsh")
@@ -1010,6 +1024,129 @@ fn install_links_refuses_to_replace_files_unless_forced() {
         .code(1);
 }
 
+/// `--relative`: each link's target is relative to DIR, and the links
+/// still work once DIR and the binary's directory are moved together.
+#[test]
+fn install_links_relative_targets_survive_moving_the_tree() {
+    let d = TempDir::new().unwrap();
+    let root = d.path().join("pkg");
+    fs::create_dir_all(root.join("bin")).unwrap();
+    fs::create_dir_all(root.join("lib")).unwrap();
+    let exe = root.join("lib/mhash");
+    fs::copy(MHASH, &exe).unwrap();
+    let out = util::command(&exe)
+        .args(["--install-links", "pkg/bin", "--relative"])
+        .env("PATH", "/usr/bin:/bin")
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("pkg/bin/md5sum -> ../lib/mhash ("), "{text}");
+    for name in util::GNU_NAMES {
+        let target = fs::read_link(root.join("bin").join(name)).unwrap();
+        assert_eq!(target, Path::new("../lib/mhash"), "{name}");
+    }
+    let moved = d.path().join("moved");
+    fs::rename(&root, &moved).unwrap();
+    let abc = d.path().join("abc");
+    fs::write(&abc, "abc").unwrap();
+    let out = util::command(moved.join("bin/sha256sum"))
+        .arg(&abc)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{SHA256_ABC}  {}\n", abc.display())
+    );
+    // Running it again there: every link is already in place.
+    let out = util::command(moved.join("lib/mhash"))
+        .args(["--install-links", "moved/bin", "--relative"])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(out.stdout, b"");
+    // Only with --install-links.
+    mhash(d.path())
+        .args(["--relative", "abc"])
+        .assert()
+        .code(1)
+        .stderr(format!(
+            "{p}: the --relative option is meaningful only with --install-links\n\
+             Try '{p} --help' for more information.\n",
+            p = util::prog()
+        ));
+}
+
+/// `--with-b3sum` adds a `b3sum` link (BLAKE3 as b3sum prints it) and
+/// its line names the b3sum it shadows, with that tool's version line;
+/// without the option no `b3sum` is made.
+#[test]
+fn install_links_with_b3sum_says_what_it_shadows() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = TempDir::new().unwrap();
+    let bin = d.path().join("bin");
+    let other = d.path().join("other");
+    fs::create_dir_all(&bin).unwrap();
+    fs::create_dir_all(&other).unwrap();
+    // Another b3sum later on PATH: a stand-in that answers --version as
+    // b3sum 1.x does (`b3sum 1.5.4`).
+    let real = other.join("b3sum");
+    fs::write(&real, "#!/bin/sh\necho 'b3sum 1.5.4'\n").unwrap();
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}:/usr/bin:/bin", bin.display(), other.display());
+    let exe = fs::canonicalize(MHASH).unwrap();
+    let out = mhash(d.path())
+        .args(["--install-links", "bin"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(!bin.join("b3sum").exists(), "b3sum made without --with-b3sum");
+    let out = mhash(d.path())
+        .args(["--install-links", "bin", "--with-b3sum"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "bin/b3sum -> {} (b3sum's face; shadows {}, b3sum 1.5.4)\n",
+            exe.display(),
+            real.display()
+        )
+    );
+    // It is b3sum's face: BLAKE3("abc") from the BLAKE3 reference
+    // implementation's test vectors (b3sum prints `HEX  NAME`).
+    write(d.path(), "abc", "abc");
+    let out = util::command(bin.join("b3sum"))
+        .arg("abc")
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85  abc\n"
+    );
+    // No other b3sum: the line says so.
+    fs::remove_file(bin.join("b3sum")).unwrap();
+    fs::remove_file(&real).unwrap();
+    let out = mhash(d.path())
+        .args(["--install-links", "bin", "--with-b3sum"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "bin/b3sum -> {} (b3sum's face; no other b3sum found to shadow)\n",
+            exe.display()
+        )
+    );
+}
+
 /// Every native-only option is unknown to every GNU name, worded as GNU
 /// 9.1's getopt words it (compared with the installed GNU tool when
 /// present).
@@ -1032,6 +1169,8 @@ fn gnu_names_reject_native_only_options_as_gnu_does() {
         &["--no-progress", "outside"],
         &["--install-links", "bin"],
         &["--force", "outside"],
+        &["--relative", "outside"],
+        &["--with-b3sum", "outside"],
     ];
     let gnu =
         util::gnu_available("everyday::gnu_names_reject_native_only_options_as_gnu_does (GNU comparison)");

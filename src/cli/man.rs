@@ -94,9 +94,8 @@ mod tests {
 
     #[test]
     fn environment_rows_join_their_continuation_lines() {
-        let rows = environment(
-            "  A=1|2  first line\n                 goes on\n  B  second\n  C=x,...  third\n",
-        );
+        let rows =
+            environment("  A=1|2  first line\n                 goes on\n  B  second\n  C=x,...  third\n");
         assert_eq!(
             rows,
             [

@@ -79,7 +79,7 @@ struct Native {
     /// `--sfv`: SFV lines (`NAME CRC32`).
     sfv: bool,
     progress: crate::config::ProgressMode,
-    install_links: Option<(std::path::PathBuf, bool)>,
+    install_links: Option<(std::path::PathBuf, crate::config::LinkOpts)>,
     /// An object store's checksum instead of digest lines.
     store: Option<StoreOpts>,
     /// One digest per directory for the whole tree (`--go-h1`, `--nar`).
@@ -351,14 +351,26 @@ impl Native {
         } else {
             crate::config::ProgressMode::Auto
         };
-        let force = m.get_flag("force");
+        let opts = crate::config::LinkOpts {
+            force: m.get_flag("force"),
+            relative: m.get_flag("relative"),
+            b3sum: m.get_flag("with-b3sum"),
+        };
         let install_links = m
             .get_one::<std::path::PathBuf>("install-links")
-            .map(|d| (d.clone(), force));
-        if force && install_links.is_none() {
-            return Err(Error::usage(
-                "the --force option is meaningful only with --install-links",
-            ));
+            .map(|d| (d.clone(), opts));
+        if install_links.is_none() {
+            for (set, name) in [
+                (opts.force, "force"),
+                (opts.relative, "relative"),
+                (opts.b3sum, "with-b3sum"),
+            ] {
+                if set {
+                    return Err(Error::usage(format!(
+                        "the --{name} option is meaningful only with --install-links"
+                    )));
+                }
+            }
         }
         Ok(Native {
             walk,
@@ -434,7 +446,9 @@ fn completion_command() -> Command {
     let other = |a: Arg| a.value_hint(ValueHint::Other);
     let algorithms = algorithm_args(Personality::Mhash, GnuCompat::V9_11);
     let mut cmd = command(Personality::Mhash)
-        .mut_arg("algorithm", |a| a.value_parser(PossibleValuesParser::new(algorithms)))
+        .mut_arg("algorithm", |a| {
+            a.value_parser(PossibleValuesParser::new(algorithms))
+        })
         .mut_arg("nar-format", |a| {
             a.value_parser(PossibleValuesParser::new(crate::config::NarFormat::NAMES))
         })
@@ -954,6 +968,24 @@ fn output_options(cmd: Command) -> Command {
             "force",
             None,
             "with --install-links: replace files that are already there",
+        )
+        .help_heading("Installing"),
+    )
+    .arg(
+        flag(
+            "relative",
+            "relative",
+            None,
+            "with --install-links: symbolic links with a target relative to DIR (DIR and the binary can move together)",
+        )
+        .help_heading("Installing"),
+    )
+    .arg(
+        flag(
+            "with-b3sum",
+            "with-b3sum",
+            None,
+            "with --install-links: also a b3sum link (BLAKE3, b3sum's options); it says which b3sum it shadows",
         )
         .help_heading("Installing"),
     )

@@ -73,12 +73,13 @@ pub enum Job {
     Hash(HashJob),
     /// Read checksum files and verify the files they list (`-c`).
     Check(CheckJob),
-    /// `--install-links DIR` (with `--force`): make the GNU-named links.
+    /// `--install-links DIR` (with `--force`, `--relative`,
+    /// `--with-b3sum`): make the GNU-named links.
     InstallLinks {
         /// Where the links go.
         dir: std::path::PathBuf,
-        /// Replace what is already there.
-        force: bool,
+        /// How they are made.
+        opts: LinkOpts,
     },
     /// Print this text on standard output (`--help`, `--version`, `mhash
     /// man`, `mhash completions`, `mhash bench`'s help) and exit 0.
@@ -228,6 +229,20 @@ pub enum TreeHash {
     },
     /// Nix's NAR hash (`--nar`), written as `--nar-format` says.
     Nar(NarFormat),
+}
+
+/// How `--install-links` makes its links.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkOpts {
+    /// `--force`: replace files that are already there.
+    pub force: bool,
+    /// `--relative`: symbolic links whose target is relative to the
+    /// link's directory (`../lib/mhash`), so that the two directories can
+    /// move together; Unix only (Windows' links are hard links).
+    pub relative: bool,
+    /// `--with-b3sum`: also a `b3sum` link (mhash's b3sum face), which
+    /// shadows any other `b3sum` later on `PATH`.
+    pub b3sum: bool,
 }
 
 /// How a NAR hash is written (`nix hash path`'s `--sri`, `--base32`,
