@@ -144,9 +144,19 @@ fn gnu_release(tool: &Path) -> Option<String> {
         .stderr(std::process::Stdio::null())
         .output()
         .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
+    release_in_version(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// The release in a GNU tool's `--version` text: its first line is
+/// `NAME (GNU coreutils) 9.1`, or `cksum (coreutils) 8.32`: GNU 8.32's
+/// cksum names the package without `GNU` (as a build of 8.32 from its
+/// sources prints it; its other tools and 9.x's cksum say `GNU
+/// coreutils`).
+pub fn release_in_version(text: &str) -> Option<String> {
     let first = text.lines().next()?;
-    let (_, rest) = first.split_once("(GNU coreutils) ")?;
+    let (_, rest) = first
+        .split_once("(GNU coreutils) ")
+        .or_else(|| first.split_once("(coreutils) "))?;
     let version = rest.split_whitespace().next()?;
     version
         .split('.')
@@ -332,6 +342,15 @@ pub fn install_links(con: &mut Console, dir: &Path, opts: LinkOpts) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_release_is_read_from_either_version_line() {
+        // First lines of `--version` of GNU builds from their sources.
+        assert_eq!(release_in_version("sha256sum (GNU coreutils) 9.1\nCopyright").as_deref(), Some("9.1"));
+        assert_eq!(release_in_version("cksum (coreutils) 8.32\n").as_deref(), Some("8.32"));
+        assert_eq!(release_in_version("sha256sum (uutils coreutils) 0.0.30\n"), None);
+        assert_eq!(release_in_version("b3sum 1.5.4\n"), None);
+    }
 
     #[test]
     fn relative_paths_climb_to_the_common_directory() {
