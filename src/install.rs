@@ -346,8 +346,14 @@ mod tests {
     #[test]
     fn the_release_is_read_from_either_version_line() {
         // First lines of `--version` of GNU builds from their sources.
-        assert_eq!(release_in_version("sha256sum (GNU coreutils) 9.1\nCopyright").as_deref(), Some("9.1"));
-        assert_eq!(release_in_version("cksum (coreutils) 8.32\n").as_deref(), Some("8.32"));
+        assert_eq!(
+            release_in_version("sha256sum (GNU coreutils) 9.1\nCopyright").as_deref(),
+            Some("9.1")
+        );
+        assert_eq!(
+            release_in_version("cksum (coreutils) 8.32\n").as_deref(),
+            Some("8.32")
+        );
         assert_eq!(release_in_version("sha256sum (uutils coreutils) 0.0.30\n"), None);
         assert_eq!(release_in_version("b3sum 1.5.4\n"), None);
     }
