@@ -28,6 +28,7 @@ mod lanes_cli;
 mod layouts;
 mod link_release;
 mod native;
+mod packaging;
 mod parallel;
 mod plain_clone;
 mod proptest_escape;
