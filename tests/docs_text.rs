@@ -176,5 +176,5 @@ fn man_page_renders_without_warnings_and_keeps_the_environment_table() {
         "{}",
         section.join("\n")
     );
-    assert!(lines.iter().any(|l| *l == "EXIT STATUS"), "{text}");
+    assert!(lines.contains(&"EXIT STATUS"), "{text}");
 }
