@@ -90,7 +90,7 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
             con.write_out(crate::bench::run_report(&opts).as_bytes());
             true
         }
-        Job::InstallLinks { dir, force } => crate::install::install_links(con, &dir, force),
+        Job::InstallLinks { dir, opts } => crate::install::install_links(con, &dir, opts),
         Job::Hash(job) => {
             con.set_directory_hint(
                 common.personality == crate::config::Personality::Mhash

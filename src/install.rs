@@ -6,9 +6,20 @@
 //! else, each such name is reported and no link is made. A name that
 //! already links to this binary is left as it is, so running it twice is
 //! harmless.
+//!
+//! `--with-b3sum` adds a `b3sum` link (mhash's b3sum face). It is not made
+//! by default: a real b3sum later on `PATH` would be shadowed by it; where
+//! one is, the printed line names it (`shadows /usr/bin/b3sum, b3sum
+//! 1.5.4`), as the GNU names' lines name the GNU tool they shadow.
+//! `--relative` makes each symbolic link's target relative to DIR
+//! (`../lib/mhash/mhash`), so that a tree holding both can move.
 
+use crate::config::LinkOpts;
 use crate::report::Console;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+
+/// The name `--with-b3sum` adds.
+pub const B3SUM: &str = "b3sum";
 
 /// The names created, one per GNU personality.
 pub fn link_names() -> impl Iterator<Item = &'static str> {
@@ -39,18 +50,55 @@ fn links_to(link: &Path, exe: &Path) -> bool {
     }
 }
 
-/// Makes `link` answer as `exe`: a symbolic link on Unix; on Windows a
-/// hard link (symbolic links need a privilege there), else a copy (another
-/// volume, a file system without hard links).
-fn make_link(exe: &Path, link: &Path) -> std::io::Result<()> {
+/// Makes `link` answer as `exe` (written `target` in a symbolic link): a
+/// symbolic link on Unix; on Windows a hard link (symbolic links need a
+/// privilege there), else a copy (another volume, a file system without
+/// hard links), and `target` is not used.
+fn make_link(exe: &Path, target: &Path, link: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        std::os::unix::fs::symlink(exe, link)
+        let _ = exe;
+        std::os::unix::fs::symlink(target, link)
     }
     #[cfg(not(unix))]
     {
+        let _ = target;
         std::fs::hard_link(exe, link).or_else(|_| std::fs::copy(exe, link).map(|_| ()))
     }
+}
+
+/// `to` as a path relative to the directory `from`: both absolute and
+/// canonical (no `.`, `..` or symbolic link in them); `None` when they
+/// share no root (two Windows drives).
+pub fn relative_path(from: &Path, to: &Path) -> Option<PathBuf> {
+    let a: Vec<Component> = from.components().collect();
+    let b: Vec<Component> = to.components().collect();
+    if a.first() != b.first() {
+        return None;
+    }
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut rel = PathBuf::new();
+    for _ in common..a.len() {
+        rel.push("..");
+    }
+    for c in &b[common..] {
+        rel.push(c.as_os_str());
+    }
+    Some(rel)
+}
+
+/// The first line of `tool --version` (`b3sum 1.5.4`), if it says one.
+fn version_line(tool: &Path) -> Option<String> {
+    let out = std::process::Command::new(tool)
+        .arg("--version")
+        .env("LC_ALL", "C")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next()?.trim();
+    (!first.is_empty()).then(|| first.to_string())
 }
 
 /// The file beside the links that says which GNU release each name
@@ -96,9 +144,19 @@ fn gnu_release(tool: &Path) -> Option<String> {
         .stderr(std::process::Stdio::null())
         .output()
         .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
+    release_in_version(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// The release in a GNU tool's `--version` text: its first line is
+/// `NAME (GNU coreutils) 9.1`, or `cksum (coreutils) 8.32`: GNU 8.32's
+/// cksum names the package without `GNU` (as a build of 8.32 from its
+/// sources prints it; its other tools and 9.x's cksum say `GNU
+/// coreutils`).
+pub fn release_in_version(text: &str) -> Option<String> {
     let first = text.lines().next()?;
-    let (_, rest) = first.split_once("(GNU coreutils) ")?;
+    let (_, rest) = first
+        .split_once("(GNU coreutils) ")
+        .or_else(|| first.split_once("(coreutils) "))?;
     let version = rest.split_whitespace().next()?;
     version
         .split('.')
@@ -127,7 +185,14 @@ pub fn compat_for_release(version: &str) -> &'static str {
 /// each one made: the GNU release it reproduces, that of the GNU tool the
 /// link shadows (`shadowed_tool`), written to [`RELEASE_FILE`] in `dir`;
 /// 9.11 where none is found. Returns true on success.
-pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
+///
+/// `opts.b3sum` adds `DIR/b3sum`, printed with the b3sum it shadows (the
+/// first other `b3sum` on `PATH` after DIR, with its `--version` line) or
+/// `no other b3sum found to shadow`; `opts.relative` writes each link's
+/// target relative to DIR (the canonical DIR); `opts.force` replaces what
+/// is there.
+pub fn install_links(con: &mut Console, dir: &Path, opts: LinkOpts) -> bool {
+    let force = opts.force;
     let exe = match std::env::current_exe().and_then(std::fs::canonicalize) {
         // Windows' canonical form is verbatim (`\\?\C:\...`): shown plain.
         Ok(p) => crate::os::display_path(&p),
@@ -148,7 +213,29 @@ pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
             return false;
         }
     }
+    // The target written in each symbolic link: the binary's path, or
+    // that path from DIR (`--relative`; Windows' hard links and copies
+    // have no target).
+    let target = if opts.relative && cfg!(unix) {
+        match std::fs::canonicalize(dir)
+            .ok()
+            .and_then(|d| relative_path(&crate::os::display_path(&d), &exe))
+        {
+            Some(t) => t,
+            None => {
+                let mut msg = crate::os::os_bytes(dir.as_os_str()).into_owned();
+                msg.extend_from_slice(
+                    b": --relative: the binary is on another volume; no relative path leads to it",
+                );
+                con.error_msg(&msg);
+                return false;
+            }
+        }
+    } else {
+        exe.clone()
+    };
     let links: Vec<PathBuf> = link_names()
+        .chain(opts.b3sum.then_some(B3SUM))
         .map(|n| dir.join(format!("{n}{}", std::env::consts::EXE_SUFFIX)))
         .collect();
     // First pass: what is already there.
@@ -202,6 +289,16 @@ pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
         };
         said.push((dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX)), note));
     }
+    if opts.b3sum {
+        let note = match shadowed_tool(dir, B3SUM, &exe) {
+            Some(tool) => match version_line(&tool) {
+                Some(v) => format!(" (b3sum's face; shadows {}, {v})", tool.display()),
+                None => format!(" (b3sum's face; shadows {})", tool.display()),
+            },
+            None => " (b3sum's face; no other b3sum found to shadow)".to_string(),
+        };
+        said.push((dir.join(format!("{B3SUM}{}", std::env::consts::EXE_SUFFIX)), note));
+    }
     let release_file = dir.join(RELEASE_FILE);
     let r = if releases.is_empty() {
         match std::fs::remove_file(&release_file) {
@@ -218,15 +315,15 @@ pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
     for (link, replace) in todo {
         let shown = crate::os::os_bytes(link.as_os_str()).into_owned();
         let r = if replace {
-            std::fs::remove_file(link).and_then(|()| make_link(&exe, link))
+            std::fs::remove_file(link).and_then(|()| make_link(&exe, &target, link))
         } else {
-            make_link(&exe, link)
+            make_link(&exe, &target, link)
         };
         match r {
             Ok(()) => {
                 let mut line = shown;
                 line.extend_from_slice(b" -> ");
-                line.extend_from_slice(&crate::os::os_bytes(exe.as_os_str()));
+                line.extend_from_slice(&crate::os::os_bytes(target.as_os_str()));
                 if let Some((_, note)) = said.iter().find(|(p, _)| p == link) {
                     line.extend_from_slice(note.as_bytes());
                 }
@@ -245,6 +342,36 @@ pub fn install_links(con: &mut Console, dir: &Path, force: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_release_is_read_from_either_version_line() {
+        // First lines of `--version` of GNU builds from their sources.
+        assert_eq!(
+            release_in_version("sha256sum (GNU coreutils) 9.1\nCopyright").as_deref(),
+            Some("9.1")
+        );
+        assert_eq!(
+            release_in_version("cksum (coreutils) 8.32\n").as_deref(),
+            Some("8.32")
+        );
+        assert_eq!(release_in_version("sha256sum (uutils coreutils) 0.0.30\n"), None);
+        assert_eq!(release_in_version("b3sum 1.5.4\n"), None);
+    }
+
+    #[test]
+    fn relative_paths_climb_to_the_common_directory() {
+        let rel =
+            |a: &str, b: &str| relative_path(Path::new(a), Path::new(b)).map(|p| p.display().to_string());
+        assert_eq!(
+            rel("/opt/x/bin", "/opt/x/lib/mhash").as_deref(),
+            Some("../lib/mhash")
+        );
+        assert_eq!(
+            rel("/usr/local/bin", "/usr/local/bin/mhash").as_deref(),
+            Some("mhash")
+        );
+        assert_eq!(rel("/a/b/c", "/d/e").as_deref(), Some("../../../d/e"));
+    }
 
     #[test]
     fn a_release_maps_to_the_newest_known_behaviour_not_newer() {

@@ -38,7 +38,7 @@
 //! cli      -> config, env, algo, bench, error, text, walk, os
 //! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress
 //! hash     -> io, sched, report, algo, config, walk, text, os, tree
-//! check    -> io, sched, report, algo, config, walk, text, os, sig
+//! check    -> io, sched, report, algo, config, walk, text, os, sig, progress
 //! install  -> report, config, os, text
 //! report   -> config, algo, progress, text, os
 //! bench    -> algo, error, text

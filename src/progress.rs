@@ -8,11 +8,17 @@
 //! nor while standard input is read from a terminal (the bar would draw
 //! over what the user types).
 //!
+//! Sizes and rates are in decimal units (MB = 10^6 bytes, MB/s), as
+//! `mhash bench` reports them.
+//!
 //! Bytes are counted where they are read ([`note_bytes`], called by the
 //! I/O layer per read or mapped window, a relaxed atomic add when a bar
 //! exists); a ticker thread moves the bar [`TICKS_PER_SECOND`] times a
 //! second. The total grows as files start (the size of each regular file,
-//! from its metadata), so the ETA covers the files started so far. The bar
+//! from its metadata), so the ETA covers the files started so far; in
+//! check mode it grows as the checksum file's lines are read (each listed
+//! file's size, [`Progress::file_listed`]), so the ETA covers the files
+//! listed so far. The bar
 //! is cleared at the end, and messages written while it shows go through
 //! [`Progress::suspend`] so that they never mix with it.
 
@@ -53,10 +59,12 @@ struct Shared {
     has_total: AtomicBool,
 }
 
-/// Bytes and rate only: standard input, check mode.
-const TEMPLATE_NO_TOTAL: &str = "{spinner} {bytes} {binary_bytes_per_sec} {elapsed} {wide_msg}";
-/// With a total: bytes done of bytes started, rate, ETA.
-const TEMPLATE_TOTAL: &str = "{spinner} {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta} {wide_msg}";
+/// Bytes and rate only: standard input, or no listed file of known size
+/// yet. Decimal units: `12.50 MB 310.00 MB/s`.
+const TEMPLATE_NO_TOTAL: &str = "{spinner} {decimal_bytes} {decimal_bytes_per_sec} {elapsed} {wide_msg}";
+/// With a total: bytes done of bytes started (or listed), rate, ETA.
+const TEMPLATE_TOTAL: &str =
+    "{spinner} {decimal_bytes}/{decimal_total_bytes} {decimal_bytes_per_sec} ETA {eta} {wide_msg}";
 
 fn style(template: &str) -> ProgressStyle {
     ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
@@ -164,6 +172,22 @@ impl Progress {
     /// is drawn as `?`, so a name can neither move the cursor, set the
     /// title or colours, nor break the bar's line.
     pub fn file_started(&self, name: &OsStr, shown: &[u8]) {
+        self.add_size(name);
+        self.bar.set_message(visible(shown));
+    }
+
+    /// Check mode: a line of the checksum file lists `name`, which will be
+    /// read: its size (a regular file's, from its metadata; 0 for anything
+    /// else or a file that cannot be statted) joins the total, so the bar
+    /// shows bytes read of bytes listed so far and an ETA. A file listed
+    /// twice (two algorithms) is read twice and counted twice.
+    pub fn file_listed(&self, name: &OsStr) {
+        self.add_size(name);
+    }
+
+    /// Adds `name`'s size to the total; a big file brings the bar up at
+    /// once.
+    fn add_size(&self, name: &OsStr) {
         let size = std::fs::metadata(name)
             .ok()
             .filter(|m| m.is_file())
@@ -172,7 +196,6 @@ impl Progress {
         if size > 0 && !self.shared.has_total.swap(true, Ordering::Relaxed) {
             self.bar.set_style(style(TEMPLATE_TOTAL));
         }
-        self.bar.set_message(visible(shown));
         if size > BIG_FILE {
             self.shared.show_now.store(true, Ordering::Relaxed);
         }

@@ -644,6 +644,48 @@ fn progress_flag_forces_the_bar_and_no_progress_wins_when_last() {
         );
 }
 
+/// Check mode's bar has a total and an ETA: the sizes of the files the
+/// lines read so far list (statted as each line is read); every rate is in
+/// decimal units (MB/s, 10^6 bytes), never MiB/s.
+#[test]
+fn check_progress_shows_a_total_an_eta_and_decimal_units() {
+    let d = TempDir::new().unwrap();
+    // 3,000,000 bytes (2.86 MiB): the total reads `3.00 MB` in decimal
+    // units, `2.86 MiB` in binary ones.
+    fs::write(d.path().join("big"), vec![b'a'; 3_000_000]).unwrap();
+    write(d.path(), "abc", "abc");
+    // SHA-256("abc"), FIPS 180-2 B.1; the other line is judged whatever
+    // its digest, the bar is what is looked at.
+    let sums = format!("{SHA256_ABC}  abc\n{SHA256_EMPTY}  big\n");
+    write(d.path(), "SUMS", &sums);
+    let out = mhash(d.path())
+        .args(["--progress", "-c", "SUMS"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "abc: OK\nbig: FAILED\n");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("ETA"), "no ETA in check mode: {err:?}");
+    assert!(
+        err.contains("/3.00 MB "),
+        "no total of the listed sizes (3,000,003 B) in {err:?}"
+    );
+    assert!(err.contains("MB/s") || err.contains(" B/s"), "no rate in {err:?}");
+    assert!(!err.contains("iB"), "binary units in {err:?}");
+    // Hash mode too: decimal units.
+    let out = mhash(d.path()).args(["--progress", "big"]).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("/3.00 MB "), "{err:?}");
+    assert!(!err.contains("iB"), "binary units in {err:?}");
+    // A checksum file on standard input listing no regular file: no total.
+    let out = mhash(d.path())
+        .args(["--progress", "-c", "-"])
+        .write_stdin(format!("{SHA256_ABC}  -\n"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("B/s") && !err.contains("ETA"), "{err:?}");
+}
+
 /// Runs `cmd` under `script`, so that mhash's stdout and stderr are a
 /// pseudo-terminal; returns what the terminal received.
 fn in_pty(dir: &Path, cmd: &str) -> Option<String> {
@@ -742,6 +784,130 @@ fn completions_cover_every_flag_for_every_shell() {
         .code(1)
         .stdout("");
     mhash(d.path()).arg("completions").assert().code(1).stdout("");
+}
+
+/// Completes `words` (the command line so far, the last word being
+/// completed) with the bash script `script`, in `dir`; returns COMPREPLY.
+fn bash_complete(dir: &Path, script: &Path, words: &[&str]) -> Vec<String> {
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(
+            r#"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
+               prev=""; [ $# -ge 2 ] && prev="${COMP_WORDS[COMP_CWORD-1]}";
+               _mhash mhash "${COMP_WORDS[COMP_CWORD]}" "$prev" 2>/dev/null;
+               printf '%s\n' "${COMPREPLY[@]}""#,
+        )
+        .arg("bash")
+        .arg(script)
+        .args(words)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{words:?}: {out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The completion scripts offer the values of every option that has a
+/// fixed set (`-a`: the algorithm table's names, each of which `-a`
+/// takes; `--io`; `--nar-format`) and no file names there; bash's script
+/// is run, fish's too (`complete -C`) and zsh's is parsed (`zsh -n`) where
+/// those shells are installed.
+#[test]
+fn completions_offer_algorithms_and_fixed_values_not_file_names() {
+    let d = TempDir::new().unwrap();
+    // Files whose names a file completion would offer for `sha2`.
+    write(d.path(), "sha2file", "abc");
+    write(d.path(), "sha2-notes", "abc");
+    let bash = stdout(mhash(d.path()).args(["completions", "bash"]));
+    let script = d.path().join("c.bash");
+    fs::write(&script, &bash).unwrap();
+    let got = bash_complete(d.path(), &script, &["mhash", "-a", "sha2"]);
+    assert!(got.iter().any(|w| w == "sha256"), "{got:?}");
+    assert!(got.iter().any(|w| w == "sha224"), "{got:?}");
+    assert!(
+        !got.iter().any(|w| w.contains("file") || w.contains("notes")),
+        "{got:?}"
+    );
+    let all = bash_complete(d.path(), &script, &["mhash", "--algorithm", ""]);
+    // Names from the specs (FIPS 180-4, FIPS 202, RFC 7693, BLAKE3, GNU
+    // cksum's crc/bsd/sysv/crc32b), each offered...
+    for name in [
+        "md5", "sha1", "sha256", "sha512", "sha3-256", "blake2b", "blake3", "crc", "crc32b", "bsd", "sysv",
+    ] {
+        assert!(all.iter().any(|w| w == name), "{name} not offered: {all:?}");
+    }
+    // ...and everything offered is a name -a takes (a family, sha2 or
+    // sha3, with a length).
+    for name in &all {
+        let mut c = mhash(d.path());
+        c.args(["-a", name, "sha2file"]);
+        if name == "sha2" || name == "sha3" {
+            c.args(["-l", "256"]);
+        }
+        c.assert().success();
+    }
+    let io = bash_complete(d.path(), &script, &["mhash", "--io", ""]);
+    assert_eq!(io, ["auto", "read", "mmap"]);
+    let nar = bash_complete(d.path(), &script, &["mhash", "--nar-format", ""]);
+    assert_eq!(nar, ["sri", "nix32", "base16", "base64"]);
+    for v in &nar {
+        mhash(d.path())
+            .args(["--nar", "--nar-format", v, "sha2file"])
+            .assert()
+            .success();
+    }
+    // A number: no file names either (the script answers the word as
+    // typed, so bash's default file completion does not step in).
+    assert!(bash_complete(d.path(), &script, &["mhash", "--jobs", ""]).is_empty());
+
+    let zsh = stdout(mhash(d.path()).args(["completions", "zsh"]));
+    assert!(
+        zsh.contains(":TYPE:(md5 sha1 sha224 sha256 "),
+        "zsh script offers no -a values"
+    );
+    if Path::new("/usr/bin/zsh").exists() || Path::new("/bin/zsh").exists() {
+        fs::write(d.path().join("c.zsh"), &zsh).unwrap();
+        let ok = std::process::Command::new("zsh")
+            .args(["-n", "c.zsh"])
+            .current_dir(d.path())
+            .status()
+            .unwrap();
+        assert!(ok.success(), "zsh -n");
+    } else {
+        util::skip(
+            "everyday::completions_offer_algorithms_and_fixed_values_not_file_names (zsh -n)",
+            "zsh not installed",
+        );
+    }
+    let fish = stdout(mhash(d.path()).args(["completions", "fish"]));
+    if Path::new("/usr/bin/fish").exists() {
+        fs::write(d.path().join("c.fish"), &fish).unwrap();
+        let run = |line: &str| {
+            let out = std::process::Command::new("fish")
+                .arg("-c")
+                .arg(format!("source c.fish; complete -C '{line}'"))
+                .current_dir(d.path())
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let got = run("mhash -a sha2");
+        let words: Vec<&str> = got.lines().map(|l| l.split('\t').next().unwrap()).collect();
+        assert!(words.contains(&"sha256"), "fish: {got:?}");
+        assert!(!got.contains("sha2file"), "fish offers files for -a: {got:?}");
+        assert!(run("mhash sha2").contains("sha2file"));
+    } else {
+        util::skip(
+            "everyday::completions_offer_algorithms_and_fixed_values_not_file_names (fish)",
+            "fish not installed",
+        );
+    }
 }
 
 #[test]
@@ -868,6 +1034,129 @@ fn install_links_refuses_to_replace_files_unless_forced() {
         .code(1);
 }
 
+/// `--relative`: each link's target is relative to DIR, and the links
+/// still work once DIR and the binary's directory are moved together.
+#[test]
+fn install_links_relative_targets_survive_moving_the_tree() {
+    let d = TempDir::new().unwrap();
+    let root = d.path().join("pkg");
+    fs::create_dir_all(root.join("bin")).unwrap();
+    fs::create_dir_all(root.join("lib")).unwrap();
+    let exe = root.join("lib/mhash");
+    fs::copy(MHASH, &exe).unwrap();
+    let out = util::command(&exe)
+        .args(["--install-links", "pkg/bin", "--relative"])
+        .env("PATH", "/usr/bin:/bin")
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("pkg/bin/md5sum -> ../lib/mhash ("), "{text}");
+    for name in util::GNU_NAMES {
+        let target = fs::read_link(root.join("bin").join(name)).unwrap();
+        assert_eq!(target, Path::new("../lib/mhash"), "{name}");
+    }
+    let moved = d.path().join("moved");
+    fs::rename(&root, &moved).unwrap();
+    let abc = d.path().join("abc");
+    fs::write(&abc, "abc").unwrap();
+    let out = util::command(moved.join("bin/sha256sum"))
+        .arg(&abc)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{SHA256_ABC}  {}\n", abc.display())
+    );
+    // Running it again there: every link is already in place.
+    let out = util::command(moved.join("lib/mhash"))
+        .args(["--install-links", "moved/bin", "--relative"])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(out.stdout, b"");
+    // Only with --install-links.
+    mhash(d.path())
+        .args(["--relative", "abc"])
+        .assert()
+        .code(1)
+        .stderr(format!(
+            "{p}: the --relative option is meaningful only with --install-links\n\
+             Try '{p} --help' for more information.\n",
+            p = util::prog()
+        ));
+}
+
+/// `--with-b3sum` adds a `b3sum` link (BLAKE3 as b3sum prints it) and
+/// its line names the b3sum it shadows, with that tool's version line;
+/// without the option no `b3sum` is made.
+#[test]
+fn install_links_with_b3sum_says_what_it_shadows() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = TempDir::new().unwrap();
+    let bin = d.path().join("bin");
+    let other = d.path().join("other");
+    fs::create_dir_all(&bin).unwrap();
+    fs::create_dir_all(&other).unwrap();
+    // Another b3sum later on PATH: a stand-in that answers --version as
+    // b3sum 1.x does (`b3sum 1.5.4`).
+    let real = other.join("b3sum");
+    fs::write(&real, "#!/bin/sh\necho 'b3sum 1.5.4'\n").unwrap();
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}:/usr/bin:/bin", bin.display(), other.display());
+    let exe = fs::canonicalize(MHASH).unwrap();
+    let out = mhash(d.path())
+        .args(["--install-links", "bin"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(!bin.join("b3sum").exists(), "b3sum made without --with-b3sum");
+    let out = mhash(d.path())
+        .args(["--install-links", "bin", "--with-b3sum"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "bin/b3sum -> {} (b3sum's face; shadows {}, b3sum 1.5.4)\n",
+            exe.display(),
+            real.display()
+        )
+    );
+    // It is b3sum's face: BLAKE3("abc") from the BLAKE3 reference
+    // implementation's test vectors (b3sum prints `HEX  NAME`).
+    write(d.path(), "abc", "abc");
+    let out = util::command(bin.join("b3sum"))
+        .arg("abc")
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85  abc\n"
+    );
+    // No other b3sum: the line says so.
+    fs::remove_file(bin.join("b3sum")).unwrap();
+    fs::remove_file(&real).unwrap();
+    let out = mhash(d.path())
+        .args(["--install-links", "bin", "--with-b3sum"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "bin/b3sum -> {} (b3sum's face; no other b3sum found to shadow)\n",
+            exe.display()
+        )
+    );
+}
+
 /// Every native-only option is unknown to every GNU name, worded as GNU
 /// 9.1's getopt words it (compared with the installed GNU tool when
 /// present).
@@ -890,6 +1179,8 @@ fn gnu_names_reject_native_only_options_as_gnu_does() {
         &["--no-progress", "outside"],
         &["--install-links", "bin"],
         &["--force", "outside"],
+        &["--relative", "outside"],
+        &["--with-b3sum", "outside"],
     ];
     let gnu =
         util::gnu_available("everyday::gnu_names_reject_native_only_options_as_gnu_does (GNU comparison)");

@@ -10,6 +10,12 @@
 //! stdin `/dev/null`), with mhash's symlinks under GNU's nine names first
 //! in `PATH`, and every byte must match: CI checks each release's
 //! behaviour without its binaries.
+//!
+//! `tests/data/gnu-8.32/links` is replayed through links that
+//! `mhash --install-links` made with a GNU 8.32 first on `PATH` (stand-in
+//! scripts answering `--version` as 8.32's tools do), with no
+//! `MHASH_GNU_COMPAT`: the links find the release they reproduce by
+//! themselves, as they do on a system whose coreutils is 8.32.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -27,6 +33,9 @@ struct Release {
     cases: &'static str,
     fixtures: &'static [u8],
     compat: Option<&'static str>,
+    /// Replayed through links made by `mhash --install-links` with a GNU
+    /// of this release first on `PATH` (stand-ins), not plain symlinks.
+    installed_over: Option<&'static str>,
 }
 
 const GNU_9_11: Release = Release {
@@ -34,6 +43,7 @@ const GNU_9_11: Release = Release {
     cases: include_str!("data/gnu-9.11/cases.txt"),
     fixtures: include_bytes!("data/gnu-9.11/fixtures.txt"),
     compat: None,
+    installed_over: None,
 };
 
 const GNU_8_32: Release = Release {
@@ -41,6 +51,15 @@ const GNU_8_32: Release = Release {
     cases: include_str!("data/gnu-8.32/cases.txt"),
     fixtures: include_bytes!("data/gnu-8.32/fixtures.txt"),
     compat: Some("8.32"),
+    installed_over: None,
+};
+
+const GNU_8_32_LINKS: Release = Release {
+    name: "8.32 (links)",
+    cases: include_str!("data/gnu-8.32/links/cases.txt"),
+    fixtures: include_bytes!("data/gnu-8.32/links/fixtures.txt"),
+    compat: None,
+    installed_over: Some("8.32"),
 };
 
 /// One recorded case: the command line and GNU's answer.
@@ -187,8 +206,13 @@ fn replay_release(r: &Release) {
     let known: Vec<&str> = r.cases.lines().filter_map(|l| l.strip_prefix("? ")).collect();
     let bin = TempDir::new().unwrap();
     let bindir = std::fs::canonicalize(bin.path()).unwrap();
-    for n in NAMES {
-        util::mhash_link(&bindir, n);
+    match r.installed_over {
+        None => {
+            for n in NAMES {
+                util::mhash_link(&bindir, n);
+            }
+        }
+        Some(release) => install_over(&bindir, release),
     }
     let fixtures = read_fixtures(r);
     let mut failed = Vec::new();
@@ -237,6 +261,62 @@ fn replay_release(r: &Release) {
         fixtures.len(),
         failed.join("\n")
     );
+}
+
+/// Makes mhash's links in `bindir` with `mhash --install-links`, a GNU
+/// `release` first on `PATH` after it: stand-in scripts that answer
+/// `--version` with the first line GNU's tools print (`sha256sum (GNU
+/// coreutils) 8.32`; 8.32's cksum: `cksum (coreutils) 8.32`, as a build
+/// of 8.32 prints it). Each link's line must name that release.
+#[cfg(unix)]
+fn install_over(bindir: &Path, release: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let gnu = TempDir::new().unwrap();
+    for n in NAMES {
+        let package = if n == "cksum" && release == "8.32" {
+            "coreutils"
+        } else {
+            "GNU coreutils"
+        };
+        let p = gnu.path().join(n);
+        std::fs::write(&p, format!("#!/bin/sh\necho '{n} ({package}) {release}'\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let o = Command::new(util::MHASH)
+        .arg("--install-links")
+        .arg(bindir)
+        .env_clear()
+        .env(
+            "PATH",
+            format!("{}:{}:/usr/bin:/bin", bindir.display(), gnu.path().display()),
+        )
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "--install-links: {o:?}");
+    let out = String::from_utf8(o.stdout).unwrap();
+    for n in NAMES {
+        assert!(
+            out.lines().any(|l| l.contains(&format!("/{n} -> "))
+                && l.contains(&format!("(as GNU coreutils {release}, found "))),
+            "{n}: not installed as GNU {release}:\n{out}"
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn install_over(_: &Path, _: &str) {}
+
+#[test]
+fn fixtures_are_recorded_for_every_case_of_8_32_links() {
+    check_recorded(&GNU_8_32_LINKS);
+}
+
+/// GNU 8.32's answers, through links `--install-links` made over a GNU
+/// 8.32, nothing set.
+#[cfg(unix)]
+#[test]
+fn links_installed_over_gnu_8_32_answer_as_gnu_8_32() {
+    replay_release(&GNU_8_32_LINKS);
 }
 
 #[cfg(unix)]

@@ -16,7 +16,10 @@ pub fn gnu_version(tool: &Path) -> Option<String> {
     let out = util::command(tool).arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let first = text.lines().next()?.to_string();
-    let (_, v) = first.split_once("(GNU coreutils) ")?;
+    // GNU 8.32's cksum says `cksum (coreutils) 8.32`.
+    let (_, v) = first
+        .split_once("(GNU coreutils) ")
+        .or_else(|| first.split_once("(coreutils) "))?;
     Some(v.split_whitespace().next()?.to_string())
 }
 

@@ -145,6 +145,9 @@ pub(super) struct Lines<'a> {
     /// mhash: whether the checksum file may be a binary file
     /// ([`SNIFF`]).
     pub(super) sniff: Sniff,
+    /// The progress bar, if one may show: each listed file's size joins
+    /// its total as its line is read.
+    pub(super) progress: Option<crate::progress::Progress>,
 }
 
 /// The native face's look for a binary file given as a checksum file.
@@ -627,6 +630,9 @@ impl Lines<'_> {
                 if crate::os::reads_stdin(listed.source()) {
                     let buf = self.stdin_buf.get_or_insert_with(io::ReadBuf::default);
                     return Item::Done(verify(listed, buf, self.io));
+                }
+                if let Some(p) = &self.progress {
+                    p.file_listed(&crate::os::bytes_os(listed.source()));
                 }
                 Item::Work(listed)
             }

@@ -209,6 +209,7 @@ fn check_file_with(
         audit,
         uncounted: 0,
         sniff: lines::Sniff::Unread,
+        progress: con.progress().cloned(),
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),

@@ -12,6 +12,7 @@ pub mod b3sum;
 pub mod flags;
 pub mod getopt;
 pub mod help;
+mod man;
 pub mod shasum;
 
 mod stages;
@@ -80,7 +81,7 @@ struct Native {
     /// `--sfv`: SFV lines (`NAME CRC32`).
     sfv: bool,
     progress: crate::config::ProgressMode,
-    install_links: Option<(std::path::PathBuf, bool)>,
+    install_links: Option<(std::path::PathBuf, crate::config::LinkOpts)>,
     /// An object store's checksum instead of digest lines.
     store: Option<StoreOpts>,
     /// One digest per directory for the whole tree (`--go-h1`, `--nar`).
@@ -352,14 +353,26 @@ impl Native {
         } else {
             crate::config::ProgressMode::Auto
         };
-        let force = m.get_flag("force");
+        let opts = crate::config::LinkOpts {
+            force: m.get_flag("force"),
+            relative: m.get_flag("relative"),
+            b3sum: m.get_flag("with-b3sum"),
+        };
         let install_links = m
             .get_one::<std::path::PathBuf>("install-links")
-            .map(|d| (d.clone(), force));
-        if force && install_links.is_none() {
-            return Err(Error::usage(
-                "the --force option is meaningful only with --install-links",
-            ));
+            .map(|d| (d.clone(), opts));
+        if install_links.is_none() {
+            for (set, name) in [
+                (opts.force, "force"),
+                (opts.relative, "relative"),
+                (opts.b3sum, "with-b3sum"),
+            ] {
+                if set {
+                    return Err(Error::usage(format!(
+                        "the --{name} option is meaningful only with --install-links"
+                    )));
+                }
+            }
         }
         Ok(Native {
             walk,
@@ -397,7 +410,7 @@ fn special_command(args: &[OsString]) -> Option<Result<Job, Error>> {
                 ))));
             };
             let mut out = Vec::new();
-            clap_complete::generate(shell, &mut command(Personality::Mhash), "mhash", &mut out);
+            clap_complete::generate(shell, &mut completion_command(), "mhash", &mut out);
             Some(Ok(Job::Print(String::from_utf8_lossy(&out).into_owned())))
         }
         "man" => {
@@ -405,11 +418,11 @@ fn special_command(args: &[OsString]) -> Option<Result<Job, Error>> {
                 return Some(Err(Error::usage("man: takes no operands")));
             }
             let cmd = command(Personality::Mhash).version(env!("CARGO_PKG_VERSION"));
-            let mut out = Vec::new();
-            if let Err(e) = clap_mangen::Man::new(cmd).render(&mut out) {
-                return Some(Err(Error::fatal(format!("man: {e}"))));
-            }
-            Some(Ok(Job::Print(String::from_utf8_lossy(&out).into_owned())))
+            Some(
+                man::render(cmd)
+                    .map(Job::Print)
+                    .map_err(|e| Error::fatal(format!("man: {e}"))),
+            )
         }
         "bench" => Some(crate::bench::parse_args(&args[1..]).map(|b| match b {
             crate::bench::Command::Help(text) => Job::Print(text),
@@ -417,6 +430,51 @@ fn special_command(args: &[OsString]) -> Option<Result<Job, Error>> {
         })),
         _ => None,
     }
+}
+
+/// The native command as the completion scripts see it: every option
+/// with a fixed set of values offers them (`-a` the algorithm table's
+/// names, as `--help` lists them, so a new algorithm is offered with no
+/// edit here; `--io`; `--nar-format`), and each value that names a file
+/// or directory says so (the shells complete paths there, and nowhere
+/// else an option takes a value). Only the scripts use these: parsing
+/// keeps its own checks (case-blind, comma-separated `-a`, GNU's
+/// messages).
+fn completion_command() -> Command {
+    use clap::ValueHint;
+    use clap::builder::PossibleValuesParser;
+    let files = |a: Arg| a.value_hint(ValueHint::FilePath);
+    let dirs = |a: Arg| a.value_hint(ValueHint::DirPath);
+    let other = |a: Arg| a.value_hint(ValueHint::Other);
+    let algorithms = algorithm_args(Personality::Mhash, GnuCompat::V9_11);
+    let mut cmd = command(Personality::Mhash)
+        .mut_arg("algorithm", |a| {
+            a.value_parser(PossibleValuesParser::new(algorithms))
+        })
+        .mut_arg("nar-format", |a| {
+            a.value_parser(PossibleValuesParser::new(crate::config::NarFormat::NAMES))
+        })
+        .mut_arg("files", files)
+        .mut_arg("files-from", files)
+        .mut_arg("key", files)
+        .mut_arg("signature", files)
+        .mut_arg("audit", dirs)
+        .mut_arg("install-links", dirs);
+    for id in [
+        "jobs",
+        "length",
+        "include",
+        "exclude",
+        "part-size",
+        "multipart-threshold",
+        "hdfs-block-size",
+        "hdfs-bytes-per-crc",
+        "go-prefix",
+        "namespace",
+    ] {
+        cmd = cmd.mut_arg(id, other);
+    }
+    cmd
 }
 
 fn flag(id: &'static str, long: &'static str, short: Option<char>, help: &'static str) -> Arg {
@@ -828,6 +886,24 @@ fn output_options(cmd: Command) -> Command {
             "force",
             None,
             "with --install-links: replace files that are already there",
+        )
+        .help_heading("Installing"),
+    )
+    .arg(
+        flag(
+            "relative",
+            "relative",
+            None,
+            "with --install-links: symbolic links with a target relative to DIR (DIR and the binary can move together)",
+        )
+        .help_heading("Installing"),
+    )
+    .arg(
+        flag(
+            "with-b3sum",
+            "with-b3sum",
+            None,
+            "with --install-links: also a b3sum link (BLAKE3, b3sum's options); it says which b3sum it shadows",
         )
         .help_heading("Installing"),
     )

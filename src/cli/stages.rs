@@ -695,10 +695,10 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     common.io = low.io.unwrap_or(common.io);
     common.progress = low.native.progress;
     let native = low.native;
-    if let Some((dir, force)) = native.install_links {
+    if let Some((dir, opts)) = native.install_links {
         return Config {
             common,
-            job: Job::InstallLinks { dir, force },
+            job: Job::InstallLinks { dir, opts },
         };
     }
     let files_given = !low.operands.is_empty() || !native.files_from.is_empty();

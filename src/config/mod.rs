@@ -73,12 +73,13 @@ pub enum Job {
     Hash(HashJob),
     /// Read checksum files and verify the files they list (`-c`).
     Check(CheckJob),
-    /// `--install-links DIR` (with `--force`): make the GNU-named links.
+    /// `--install-links DIR` (with `--force`, `--relative`,
+    /// `--with-b3sum`): make the GNU-named links.
     InstallLinks {
         /// Where the links go.
         dir: std::path::PathBuf,
-        /// Replace what is already there.
-        force: bool,
+        /// How they are made.
+        opts: LinkOpts,
     },
     /// Print this text on standard output (`--help`, `--version`, `mhash
     /// man`, `mhash completions`, `mhash bench`'s help) and exit 0.
@@ -230,6 +231,20 @@ pub enum TreeHash {
     Nar(NarFormat),
 }
 
+/// How `--install-links` makes its links.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkOpts {
+    /// `--force`: replace files that are already there.
+    pub force: bool,
+    /// `--relative`: symbolic links whose target is relative to the
+    /// link's directory (`../lib/mhash`), so that the two directories can
+    /// move together; Unix only (Windows' links are hard links).
+    pub relative: bool,
+    /// `--with-b3sum`: also a `b3sum` link (mhash's b3sum face), which
+    /// shadows any other `b3sum` later on `PATH`.
+    pub b3sum: bool,
+}
+
 /// How a NAR hash is written (`nix hash path`'s `--sri`, `--base32`,
 /// `--base16`, `--base64`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,6 +261,11 @@ pub enum NarFormat {
 }
 
 impl NarFormat {
+    /// The names `--nar-format` takes, one per format (the completion
+    /// scripts offer these; [`NarFormat::from_name`] also takes `base32`
+    /// and `hex`).
+    pub const NAMES: [&'static str; 4] = ["sri", "nix32", "base16", "base64"];
+
     /// Parses `sri`, `nix32` (or `base32`), `base16` (or `hex`), `base64`.
     pub fn from_name(s: &str) -> Option<NarFormat> {
         Some(match s {
