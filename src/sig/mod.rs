@@ -864,6 +864,89 @@ fn no_support() -> Bad {
 mod tests {
     use super::*;
 
+    /// `utc` against GNU `date -u -d @SECS +%FT%TZ` (values it printed,
+    /// and, where `date` is there, what it prints now).
+    #[test]
+    fn utc_is_what_date_prints() {
+        let known = [
+            (0, "1970-01-01T00:00:00Z"),
+            (1_577_923_200, "2020-01-02T00:00:00Z"),
+            (951_782_400, "2000-02-29T00:00:00Z"),
+            (1_735_732_800, "2025-01-01T12:00:00Z"),
+            (4_107_542_399, "2100-02-28T23:59:59Z"),
+            (253_402_300_799, "9999-12-31T23:59:59Z"),
+        ];
+        for (secs, want) in known {
+            assert_eq!(utc(secs), want, "{secs}");
+        }
+        let mut probe: Vec<u64> = known.iter().map(|k| k.0).collect();
+        probe.extend((0..40u64).map(|i| i * 7_919_993_117 % 253_402_300_799));
+        for secs in probe {
+            let Ok(o) = std::process::Command::new("date")
+                .args(["-u", "-d", &format!("@{secs}"), "+%FT%TZ"])
+                .output()
+            else {
+                return;
+            };
+            if !o.status.success() {
+                return;
+            }
+            assert_eq!(utc(secs), String::from_utf8_lossy(&o.stdout).trim_end(), "{secs}");
+        }
+    }
+
+    #[test]
+    fn key_kinds_are_told_by_their_contents() {
+        assert_eq!(
+            KeyKind::of(b"-----BEGIN PGP PUBLIC KEY BLOCK-----\n"),
+            KeyKind::OpenPgp
+        );
+        assert_eq!(KeyKind::of(&[0x99, 0x01]), KeyKind::OpenPgp);
+        let ed = "RWTIx5S3jdtTjaZULgz9wQrXm4+uMIK8rc1KkMScx4/vD3+oQQtnS8bf";
+        let ed_bytes = b64(ed.as_bytes()).unwrap();
+        assert_eq!((ed_bytes.len(), &ed_bytes[..2]), (42, &b"Ed"[..]));
+        let mini = format!("untrusted comment: minisign public key 1A9021D23D385415\n{ed}\n");
+        assert_eq!(KeyKind::of(mini.as_bytes()), KeyKind::Minisign);
+        assert_eq!(KeyKind::of(format!("{ed}\n").as_bytes()), KeyKind::Minisign);
+        let usign = format!("untrusted comment: public key 8d53db8db794c7c8\n{ed}\n");
+        assert_eq!(KeyKind::of(usign.as_bytes()), KeyKind::Signify);
+        assert_eq!(
+            KeyKind::of(b"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA x@y\n"),
+            KeyKind::Ssh
+        );
+        assert_eq!(
+            KeyKind::of(b"# signers\nx@y namespaces=\"file\" ssh-ed25519 AAAA\n"),
+            KeyKind::Ssh
+        );
+        assert_eq!(KeyKind::of(b"garbage"), KeyKind::Unknown);
+        assert_eq!(KeyKind::of(b""), KeyKind::Unknown);
+        assert_eq!(candidates(KeyKind::Minisign)[0], "minisig");
+        assert_eq!(candidates(KeyKind::OpenPgp)[..3], ["asc", "sig", "gpg"]);
+        assert_eq!(candidates(KeyKind::Signify)[0], "sig");
+        assert!(KeyKind::Minisign.fits(SigKind::Signify));
+        assert!(!KeyKind::OpenPgp.fits(SigKind::Signify));
+        assert!(!KeyKind::Ssh.fits(SigKind::Minisign));
+    }
+
+    #[test]
+    fn several_signatures_are_listed_one_by_one() {
+        let seen = |k: &str, bad| Seen {
+            key_id: k.into(),
+            bad,
+        };
+        let list = seen_list(&[
+            seen("A", None),
+            seen("B", Some(BadKind::UnknownKey)),
+            seen("C", Some(BadKind::Bad)),
+            seen("D", Some(BadKind::Expired)),
+        ]);
+        assert_eq!(
+            list,
+            "4 signatures: good by A, B not in the key file, BAD by C, D EXPIRED"
+        );
+        assert_eq!(seen_list(&[]), "");
+    }
+
     #[test]
     fn formats_are_told_by_their_first_lines() {
         assert_eq!(
