@@ -229,6 +229,12 @@ fn openpgp(set: &Path) {
     // warning for both; mhash refuses).
     let r = sums(dir, "expired.asc", Some("SHA256SUMS.expired.asc"));
     refused_sums(&r, "signature by an EXPIRED key", pgp);
+    // When, in UTC: made with `--faked-system-time 20200101T000000` and an
+    // expiry of `1d` (make.sh); gpg --with-colons gives the committed
+    // key's expiry as 1577923200, `date -u -d @1577923200 +%FT%TZ` is
+    // 2020-01-02T00:00:00Z (a fresh key may be made a second later).
+    assert!(r.err.contains(" expired 2020-01-02T00:00:0"), "{}", r.err);
+    assert!(!r.err.contains("seconds since"), "{}", r.err);
     let r = sums(dir, "revoked.asc", Some("SHA256SUMS.revoked.asc"));
     refused_sums(&r, "signature by a REVOKED key", pgp);
     // --status: nothing printed for a good one; the refusal still is.
@@ -291,9 +297,17 @@ fn minisign(set: &Path) {
     // (A byte of the signature line past "Ed" and the key number.)
     let at = |s: &str| s.find('\n').unwrap() + 31;
     shared_bad_cases(dir, "minisign.pub", "else.pub", "SHA256SUMS.minisig", ms, at);
-    // An OpenPGP key for a minisign signature: refused, one line.
+    // An OpenPGP key for a minisign signature: refused, one line, naming
+    // the signature passed over and its format.
     std::fs::copy(set.join("openpgp/release.asc"), dir.join("pgp.asc")).unwrap();
-    refused_sums(&sums(dir, "pgp.asc", None), "unsupported signature", ms);
+    let r = sums(dir, "pgp.asc", None);
+    refused(&r, "SHA256SUMS", "unsupported signature", None);
+    assert!(r.err.contains("SHA256SUMS.minisig is minisign"), "{}", r.err);
+    refused_sums(
+        &sums(dir, "pgp.asc", Some("SHA256SUMS.minisig")),
+        "unsupported signature",
+        ms,
+    );
 }
 
 /// signify's key number, read from the public key signify wrote: bytes
@@ -341,7 +355,8 @@ fn ssh(set: &Path) {
     let ed = expected(set, "ssh", "ed25519");
     let r = sums(dir, "allowed_signers", None);
     good(&r, "SHA256SUMS", "SSH", &ed);
-    assert!(r.err.contains("\"release@example.org\""), "{}", r.err);
+    // The principal, quoted as GNU quotes names (plain: as is).
+    assert!(r.err.contains("signer release@example.org,"), "{}", r.err);
     good(&sums(dir, "release.pub", None), "SHA256SUMS", "SSH", &ed);
     for k in ["ecdsa", "rsa"] {
         let sig = format!("SHA256SUMS.{k}.sig");
@@ -368,6 +383,242 @@ fn ssh(set: &Path) {
     // (A byte of the signature blob, in the base64 before the END line.)
     let at = |s: &str| s.find("-----END").unwrap() - 6;
     shared_bad_cases(dir, "allowed_signers", "else.pub", "SHA256SUMS.sig", "SSH", at);
+}
+
+/// What gpg said of signature file `sig` verified with key file `key`
+/// (`bitcoin/expected.txt`): `good:FPR`, `nokey:KEYID`, `bad:KEYID` words.
+fn gpg_said(set: &Path, key: &str, sig: &str) -> Vec<String> {
+    expected(set, "bitcoin", &format!("{key}:{sig}"))
+        .split(' ')
+        .map(str::to_string)
+        .collect()
+}
+
+/// Bitcoin Core's layout: `SHA256SUMS.asc` is each builder's armored
+/// signature, one block after another. Every block is checked; the list
+/// in the verdict says, in order, what gpg said of each (VALIDSIG,
+/// NO_PUBKEY, BADSIG).
+fn bitcoin(set: &Path) {
+    let d = copy_of(set, "bitcoin");
+    let dir = d.path();
+    let pgp = "OpenPGP";
+    let fpr = |n: u32| expected(set, "bitcoin", &format!("builder{n}"));
+    // Each item of the list against gpg's word for the same signature.
+    let listed = |r: &Run, said: &[String]| {
+        let line = r.err.lines().next().unwrap_or_default();
+        let list = line
+            .split_once(&format!("{} signatures: ", said.len()))
+            .unwrap_or_else(|| panic!("no list of {}: {line}", said.len()))
+            .1;
+        let items: Vec<&str> = list.split(", ").collect();
+        assert_eq!(items.len(), said.len(), "{line}");
+        for (item, word) in items.iter().zip(said) {
+            let (what, id) = word.split_once(':').unwrap();
+            let ok = match what {
+                "good" => *item == format!("good by {id}"),
+                "nokey" => item.ends_with(&format!("{id} not in the key file")),
+                "bad" => item.starts_with("BAD by ") && item.ends_with(id),
+                _ => false,
+            };
+            assert!(ok, "{item:?} is not gpg's {word:?}: {line}");
+        }
+    };
+    // The second builder's key alone: good (gpg: Good signature for it,
+    // No public key for the others).
+    let r = sums(dir, "builder2.asc", None);
+    good(&r, "SHA256SUMS", pgp, &fpr(2));
+    assert!(
+        r.err.contains("signer 'Builder 2 <builder2@example.org>'"),
+        "{}",
+        r.err
+    );
+    listed(&r, &gpg_said(set, "builder2", "SHA256SUMS.asc"));
+    // Two keys, two needed: met (both signed).
+    let r = check(
+        dir,
+        "SHA256SUMS",
+        "builders12.asc",
+        None,
+        &["--min-signatures", "2"],
+    );
+    good(&r, "SHA256SUMS", pgp, &fpr(1));
+    listed(&r, &gpg_said(set, "builders12", "SHA256SUMS.asc"));
+    // Two keys, two needed, one of them did not sign: not met.
+    let r = check(
+        dir,
+        "SHA256SUMS",
+        "builders15.asc",
+        None,
+        &["--min-signatures", "2"],
+    );
+    refused_sums(&r, "too few good signatures", pgp);
+    assert!(
+        r.err
+            .contains("1 good signature by distinct keys of the key file, 2 needed"),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains(&format!("good by {}", fpr(1))), "{}", r.err);
+    // Three needed of two keys: not met.
+    let r = check(
+        dir,
+        "SHA256SUMS",
+        "builders12.asc",
+        None,
+        &["--min-signatures", "3"],
+    );
+    refused_sums(&r, "too few good signatures", pgp);
+    // A key that signed nothing: no good signature, each one listed.
+    let r = sums(dir, "builder5.asc", None);
+    refused_sums(&r, "signature by a key not in the key file", pgp);
+    assert!(r.err.contains("4 signatures: "), "{}", r.err);
+    // One armored block holding two signature packets.
+    let r = check(
+        dir,
+        "SHA256SUMS",
+        "builders12.asc",
+        Some("SHA256SUMS.two.asc"),
+        &["--min-signatures", "2"],
+    );
+    good(&r, "SHA256SUMS", pgp, &fpr(1));
+    listed(&r, &gpg_said(set, "builders12", "SHA256SUMS.two.asc"));
+    let r = sums(dir, "builder2.asc", Some("SHA256SUMS.two.asc"));
+    good(&r, "SHA256SUMS", pgp, &fpr(2));
+    // Builder 3's signature is of another file: BAD when builder 3's key
+    // is given (gpg: BADSIG), however many others are good ...
+    let r = sums(dir, "builders23.asc", Some("SHA256SUMS.bad3.asc"));
+    refused_sums(&r, "BAD signature", pgp);
+    assert!(r.err.contains(&format!("key {}", fpr(3))), "{}", r.err);
+    assert!(r.err.contains(&format!("BAD by {}", fpr(3))), "{}", r.err);
+    assert!(r.err.contains(&format!("good by {}", fpr(2))), "{}", r.err);
+    // ... and passed over when it is not (gpg: No public key).
+    let r = sums(dir, "builders12.asc", Some("SHA256SUMS.bad3.asc"));
+    good(&r, "SHA256SUMS", pgp, &fpr(1));
+    listed(&r, &gpg_said(set, "builders12", "SHA256SUMS.bad3.asc"));
+    // --json: each signature in the record.
+    let r = check(dir, "SHA256SUMS", "builder2.asc", None, &["--json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let first: serde_json::Value = serde_json::from_str(r.out.lines().next().unwrap()).unwrap();
+    let sigs = first["signature"]["signatures"].as_array().unwrap();
+    assert_eq!(sigs.len(), 4, "{}", r.out);
+    assert_eq!(sigs[1]["key_id"], fpr(2).as_str());
+    assert_eq!(sigs[1]["verdict"], "good");
+    assert_eq!(sigs[0]["verdict"], "unknown key");
+    // A clearsigned file's one signature, two needed: too few.
+    let clear = set.join("openpgp");
+    let r = check(
+        &clear,
+        "SHA256SUMS.clear",
+        "release.asc",
+        None,
+        &["--min-signatures", "2"],
+    );
+    refused(&r, "SHA256SUMS.clear", "too few good signatures", Some(pgp));
+}
+
+/// OpenWrt's layout: a usign (signify) `.sig` and an OpenPGP `.asc`
+/// beside the list, and here a minisign `.minisig` too: the key's format
+/// picks the signature, those of another format are passed over.
+fn openwrt(set: &Path) {
+    let d = copy_of(set, "openwrt");
+    let dir = d.path();
+    let mini = expected(set, "openwrt", "minisign.pub");
+    let r = sums(dir, "minisign.pub", None);
+    good(&r, "SHA256SUMS", "minisign", &mini);
+    assert!(r.err.contains("SHA256SUMS.minisig)"), "{}", r.err);
+    let r = sums(dir, "build.asc", None);
+    good(
+        &r,
+        "SHA256SUMS",
+        "OpenPGP",
+        &expected(set, "openwrt", "build.asc"),
+    );
+    let r = sums(dir, "usign.pub", None);
+    let usign = signify_keynum(&dir.join("usign.pub"));
+    good(&r, "SHA256SUMS", "signify", &usign);
+    // The .asc alone beside the list, and a minisign key: each candidate
+    // named with its format, no parser's text.
+    std::fs::remove_file(dir.join("SHA256SUMS.minisig")).unwrap();
+    std::fs::remove_file(dir.join("SHA256SUMS.sig")).unwrap();
+    let r = sums(dir, "minisign.pub", None);
+    refused(&r, "SHA256SUMS", "unsupported signature", None);
+    assert!(
+        r.err.contains("(a minisign key): SHA256SUMS.asc is OpenPGP;"),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains("SHA256SUMS.minisig"), "{}", r.err);
+    // --signature names it: the key file is not OpenPGP, said in words.
+    let r = sums(dir, "minisign.pub", Some("SHA256SUMS.asc"));
+    refused_sums(&r, "unsupported signature", "OpenPGP");
+    assert!(r.err.contains("it holds a minisign key"), "{}", r.err);
+    assert!(!r.err.contains("buffer"), "{}", r.err);
+}
+
+/// `--trusted-comment`: minisign's signed trusted comment must match the
+/// whole pattern (`minisign -t 'repo=example/tool;tag=v1.2.3'`, as
+/// minisign -V prints it).
+fn trusted_comment(set: &Path) {
+    let d = copy_of(set, "openwrt");
+    let dir = d.path();
+    let mini = expected(set, "openwrt", "minisign.pub");
+    let said = expected(set, "openwrt", "trusted");
+    assert_eq!(said, "repo=example/tool;tag=v1.2.3");
+    let tc = |re: &str| {
+        check(
+            dir,
+            "SHA256SUMS",
+            "minisign.pub",
+            None,
+            &["--trusted-comment", re],
+        )
+    };
+    good(
+        &tc(r"repo=example/tool;tag=v1\.2\.3"),
+        "SHA256SUMS",
+        "minisign",
+        &mini,
+    );
+    good(
+        &tc(r"repo=example/tool;tag=v1\.[0-9]+\.[0-9]+"),
+        "SHA256SUMS",
+        "minisign",
+        &mini,
+    );
+    // Anchored: a prefix or a part is not enough.
+    for re in [
+        "repo=example/tool;tag=v1\\.2",
+        "tag=v1\\.2\\.3",
+        "repo=other/tool;tag=v1\\.2\\.3",
+    ] {
+        let r = tc(re);
+        refused_sums(&r, "BAD signature", "minisign");
+        assert!(
+            r.err
+                .contains(&format!("its trusted comment '{said}' does not match")),
+            "{}",
+            r.err
+        );
+    }
+    // Another format: refused, not passed.
+    let r = check(dir, "SHA256SUMS", "build.asc", None, &["--trusted-comment", ".*"]);
+    refused_sums(&r, "unsupported signature", "OpenPGP");
+    // Not a regular expression: a usage error, nothing read.
+    let r = tc("tag=(");
+    assert_eq!((r.code, r.out.as_str()), (1, ""), "{}", r.err);
+    assert!(r.err.contains("--trusted-comment"), "{}", r.err);
+    assert!(r.err.contains("not a regular expression"), "{}", r.err);
+}
+
+#[test]
+fn bitcoin_layout_with_committed_fixtures() {
+    bitcoin(Path::new(FIXTURES));
+}
+
+#[test]
+fn openwrt_layout_with_committed_fixtures() {
+    openwrt(Path::new(FIXTURES));
+    trusted_comment(Path::new(FIXTURES));
 }
 
 #[test]
@@ -476,6 +727,22 @@ fn options_need_check_mode_and_key() {
             &["-c", "--key", "k", "--signature", "s", "f", "g"][..],
             "--signature names one signature",
         ),
+        (
+            &["-c", "--min-signatures", "2", "f"][..],
+            "the --min-signatures option is meaningful only with --key",
+        ),
+        (
+            &["-c", "--trusted-comment", "x", "f"][..],
+            "the --trusted-comment option is meaningful only with --key",
+        ),
+        (
+            &["-c", "--key", "k", "--min-signatures", "0", "f"][..],
+            "--min-signatures needs a whole number of 1 or more",
+        ),
+        (
+            &["-c", "--key", "k", "--min-signatures", "two", "f"][..],
+            "--min-signatures needs a whole number of 1 or more",
+        ),
     ] {
         let r = run(d.path(), args);
         assert_eq!(r.code, 1, "{args:?}: {}", r.err);
@@ -531,6 +798,19 @@ fn fresh_keys_from_the_real_tools() {
     minisign(out.path());
     signify(out.path());
     ssh(out.path());
+    let o = crate::util::command("bash")
+        .arg(Path::new(FIXTURES).join("make-layouts.sh"))
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "make-layouts.sh: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    bitcoin(out.path());
+    openwrt(out.path());
+    trusted_comment(out.path());
 }
 
 /// How GNU 9.1 `sha256sum` writes `name` in its messages (`quotef`, C
@@ -685,15 +965,19 @@ fn a_fifo_socket_or_device_as_key_or_signature_is_refused_at_once() {
         let cause = format!("{what} {q}: {kind}, not a regular file");
         assert!(r.err.contains(&cause), "{:?}", r.err);
     };
-    // Found beside the checksum file (FILE.sig comes before FILE.minisig).
-    mkfifo("SHA256SUMS.sig");
+    // Found beside the checksum file (FILE.minisig comes first for a
+    // minisign key).
+    let (sig, keep) = (dir.join("SHA256SUMS.minisig"), dir.join("keep.minisig"));
+    std::fs::rename(&sig, &keep).unwrap();
+    mkfifo("SHA256SUMS.minisig");
     let r = check_within(dir, "SHA256SUMS", "minisign.pub", None);
-    not_read(&r, "signature", "SHA256SUMS.sig", "a FIFO");
+    not_read(&r, "signature", "SHA256SUMS.minisig", "a FIFO");
     // Named by --signature.
     mkfifo("fifo.minisig");
     let r = check_within(dir, "SHA256SUMS", "minisign.pub", Some("fifo.minisig"));
     not_read(&r, "signature", "fifo.minisig", "a FIFO");
-    std::fs::remove_file(dir.join("SHA256SUMS.sig")).unwrap();
+    std::fs::remove_file(&sig).unwrap();
+    std::fs::rename(&keep, &sig).unwrap();
     // The key file: a FIFO, a socket, a character device.
     mkfifo("fifo.pub");
     let r = check_within(dir, "SHA256SUMS", "fifo.pub", None);

@@ -6,6 +6,12 @@ use crate::report::Console;
 use std::ffi::OsStr;
 use std::io::Read;
 
+/// Each signature of a file of several, for the JSON record: (key ID,
+/// verdict).
+fn pairs(seen: &[crate::sig::Seen]) -> Vec<(&str, &str)> {
+    seen.iter().map(|s| (s.key_id.as_str(), s.verdict())).collect()
+}
+
 /// `--key`: reads the checksum file whole (at most
 /// [`crate::sig::MAX_SIGNED_FILE`] bytes), verifies its signature and says
 /// so on stderr (and in a JSON record with `--json`). Returns the bytes
@@ -61,6 +67,8 @@ pub(super) fn signed_text(
         key: std::path::Path::new(&signed.key),
         signature: signed.signature.as_deref().map(std::path::Path::new),
         namespace: &signed.namespace,
+        min_signatures: signed.min_signatures,
+        trusted_comment: signed.trusted_comment.as_ref(),
         name: &quoted,
     };
     let place_bytes = |p: &Option<Place>| match p {
@@ -112,6 +120,7 @@ pub(super) fn signed_text(
                         signer: good.signer.as_deref(),
                         signature_file: file.as_deref(),
                         ignored_lines: good.ignored_lines,
+                        signatures: &pairs(&good.signatures),
                         error: None,
                     },
                 );
@@ -135,6 +144,7 @@ pub(super) fn signed_text(
                         signer: None,
                         signature_file: file.as_deref(),
                         ignored_lines: 0,
+                        signatures: &pairs(&bad.signatures),
                         error: Some(&line),
                     },
                 );

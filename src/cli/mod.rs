@@ -93,15 +93,20 @@ struct Native {
     signed: Option<crate::config::Signed>,
 }
 
-/// Reads `--key`, `--signature` and `--namespace`.
+/// Reads `--key`, `--signature`, `--namespace`, `--min-signatures` and
+/// `--trusted-comment`.
 fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Signed>, Error> {
     let key = m.get_one::<OsString>("key").cloned();
     let signature = m.get_one::<OsString>("signature").cloned();
     let namespace = m.get_one::<String>("namespace").cloned();
+    let min = m.get_one::<String>("min-signatures").cloned();
+    let comment = m.get_one::<String>("trusted-comment").cloned();
     let Some(key) = key else {
         for (on, name) in [
             (signature.is_some(), "signature"),
             (namespace.is_some(), "namespace"),
+            (min.is_some(), "min-signatures"),
+            (comment.is_some(), "trusted-comment"),
         ] {
             if on {
                 return Err(Error::usage(format!(
@@ -116,10 +121,47 @@ fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Sig
             "--key and --signature need a file, not an empty name",
         ));
     }
+    let min_signatures = match min {
+        None => 1,
+        Some(k) => match k.parse::<u32>() {
+            Ok(n) if n >= 1 => n,
+            _ => {
+                return Err(Error::usage(format!(
+                    "--min-signatures needs a whole number of 1 or more, not {}",
+                    lq(&k)
+                )));
+            }
+        },
+    };
+    // Anchored: the whole comment must match, so that `tag=v1` is not
+    // met by `tag=v10`.
+    let trusted_comment = match comment {
+        None => None,
+        Some(re) => Some(regex::Regex::new(&format!("^(?:{re})$")).map_err(|e| {
+            let why = match e {
+                regex::Error::CompiledTooBig(_) => "too large once compiled".to_string(),
+                e => e
+                    .to_string()
+                    .lines()
+                    .rev()
+                    .find(|l| l.starts_with("error:"))
+                    .map_or_else(
+                        || "not a regular expression".to_string(),
+                        |l| l.trim_start_matches("error: ").to_string(),
+                    ),
+            };
+            Error::usage(format!(
+                "--trusted-comment {}: not a regular expression: {why}",
+                lq(&re)
+            ))
+        })?),
+    };
     Ok(Some(crate::config::Signed {
         key,
         signature,
         namespace: namespace.unwrap_or_else(|| "file".to_string()),
+        min_signatures,
+        trusted_comment,
     }))
 }
 
@@ -810,7 +852,8 @@ fn output_options(cmd: Command) -> Command {
             .value_parser(clap::value_parser!(OsString))
             .help(
                 "with --key: the detached signature (default: FILE.sig, FILE.asc, FILE.gpg or \
-                 FILE.minisig beside the checksum file, else FILE itself if clearsigned)",
+                 FILE.minisig beside the checksum file, in the order the key's format gives, those \
+                 of another format passed over; else FILE itself if clearsigned)",
             )
             .help_heading(SIGNED),
     )
@@ -819,6 +862,26 @@ fn output_options(cmd: Command) -> Command {
             .long("namespace")
             .value_name("NS")
             .help("with --key and an SSH signature: the namespace it was made for (default: file)")
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("min-signatures")
+            .long("min-signatures")
+            .value_name("K")
+            .help(
+                "with --key: K good signatures by distinct keys of KEYFILE are needed (default 1; \
+                 an OpenPGP file may hold several signatures, one after another)",
+            )
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("trusted-comment")
+            .long("trusted-comment")
+            .value_name("REGEX")
+            .help(
+                "with --key and a minisign signature: its whole trusted comment must match REGEX \
+                 (e.g. 'repo=org/tool;tag=v1\\.2\\.3')",
+            )
             .help_heading(SIGNED),
     )
     .arg(

@@ -377,12 +377,18 @@ pub struct Signed {
     /// The public key, keyring or allowed-signers file.
     pub key: OsString,
     /// The detached signature; `None`: looked for beside the checksum file
-    /// (`FILE.sig`, `FILE.asc`, `FILE.gpg`, `FILE.minisig`), else the file
-    /// itself is clearsigned.
+    /// (`FILE.sig`, `FILE.asc`, `FILE.gpg`, `FILE.minisig`, in the order
+    /// the key's format gives), else the file itself is clearsigned.
     pub signature: Option<OsString>,
     /// The SSH signature namespace (`ssh-keygen -Y sign -n`); `file` by
     /// default.
     pub namespace: String,
+    /// `--min-signatures K`: good signatures by distinct keys of the key
+    /// file needed (1 by default).
+    pub min_signatures: u32,
+    /// `--trusted-comment REGEX`, anchored at both ends (`^(?:REGEX)$`):
+    /// the whole trusted comment of a minisign signature must match it.
+    pub trusted_comment: Option<regex::Regex>,
 }
 
 /// `--audit DIR`: the tree to audit and how it is walked.

@@ -197,6 +197,11 @@ pub struct SignatureVerdict<'a> {
     pub signature_file: Option<&'a [u8]>,
     /// Lines outside a clearsigned block, not checked.
     pub ignored_lines: u64,
+    /// Each signature of a file that holds several (written as
+    /// `"signatures":[{"key_id":"...","verdict":"good"},...]`); empty:
+    /// left out.
+    /// Pairs of key ID and verdict.
+    pub signatures: &'a [(&'a str, &'a str)],
     /// The message, for a verdict other than `good`.
     pub error: Option<&'a str>,
 }
@@ -221,8 +226,15 @@ pub fn signature_record(out: &mut Vec<u8>, checksum_file: &[u8], v: &SignatureVe
         file_bytes: Option<&'a [u8]>,
         #[serde(skip_serializing_if = "is_zero")]
         ignored_lines: u64,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        signatures: Vec<One<'a>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<&'a str>,
+    }
+    #[derive(Serialize)]
+    struct One<'a> {
+        key_id: &'a str,
+        verdict: &'a str,
     }
     #[derive(Serialize)]
     struct Rec<'a> {
@@ -247,6 +259,11 @@ pub fn signature_record(out: &mut Vec<u8>, checksum_file: &[u8], v: &SignatureVe
             file_bytes: file.as_ref().and_then(|f| f.bytes),
             file: file.map(|f| f.text),
             ignored_lines: v.ignored_lines,
+            signatures: v
+                .signatures
+                .iter()
+                .map(|&(key_id, verdict)| One { key_id, verdict })
+                .collect(),
             error: v.error,
         },
     };

@@ -109,6 +109,7 @@ pub(super) fn verify_minisign(content: &[u8], sig: &[u8], key: &[u8]) -> Result<
         signer: Some(s.trusted_comment().to_string()),
         text: None,
         ignored_lines: 0,
+        signatures: Vec::new(),
     })
 }
 
@@ -186,6 +187,7 @@ pub(super) fn verify_signify(content: &[u8], sig: &[u8], key: &[u8]) -> Result<G
         signer: None,
         text: None,
         ignored_lines: 0,
+        signatures: Vec::new(),
     })
 }
 
@@ -209,5 +211,6 @@ pub(super) fn verify_signify_embedded(content: &[u8], key: &[u8]) -> Result<Good
         signer: None,
         text: Some(msg.to_vec()),
         ignored_lines: 0,
+        signatures: Vec::new(),
     })
 }

@@ -84,10 +84,19 @@ pub struct Request<'a> {
     /// `--key`.
     pub key: &'a Path,
     /// `--signature`; `None`: `FILE.sig`, `FILE.asc`, `FILE.gpg`,
-    /// `FILE.minisig` beside the checksum file, in that order, else inline.
+    /// `FILE.minisig` beside the checksum file, in the order the key's
+    /// format gives (see [`candidates`]), else inline.
     pub signature: Option<&'a Path>,
     /// `--namespace` (SSH signatures only).
     pub namespace: &'a str,
+    /// `--min-signatures`: how many good signatures by distinct keys of
+    /// the key file are needed (1 by default; more only an OpenPGP file
+    /// of several signatures can give).
+    pub min_signatures: u32,
+    /// `--trusted-comment`: a pattern the whole of a minisign signature's
+    /// trusted comment must match (the caller anchors it); a signature of
+    /// another format is then refused.
+    pub trusted_comment: Option<&'a regex::Regex>,
     /// How a file name is written in a message (GNU's `quotef`, from the
     /// caller): every key and signature file name in a [`Bad`]'s cause
     /// goes through it, so that no name reaches a terminal raw.
@@ -119,6 +128,51 @@ pub struct Good {
     /// `-----BEGIN PGP SIGNED MESSAGE-----`, after the signature): not
     /// read, not checked.
     pub ignored_lines: u64,
+    /// Every signature of a file that holds several (OpenPGP: armored
+    /// blocks one after another, or several packets in one), in order;
+    /// empty for a file of one signature.
+    pub signatures: Vec<Seen>,
+}
+
+/// One signature of a file that holds several, and what became of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// The key that made it, or that it names as issuer (OpenPGP
+    /// fingerprint, or a 16-digit key ID where the signature names no
+    /// fingerprint).
+    pub key_id: String,
+    /// `None`: good; else why not.
+    pub bad: Option<BadKind>,
+}
+
+impl Seen {
+    /// `good by KEY`, `KEY not in the key file`, `BAD by KEY`, `KEY
+    /// EXPIRED`, `KEY REVOKED`: one item of a verdict's list.
+    pub fn words(&self) -> String {
+        let k = &self.key_id;
+        match self.bad {
+            None => format!("good by {k}"),
+            Some(BadKind::UnknownKey) => format!("{k} not in the key file"),
+            Some(BadKind::Expired) => format!("{k} EXPIRED"),
+            Some(BadKind::Revoked) => format!("{k} REVOKED"),
+            Some(_) => format!("BAD by {k}"),
+        }
+    }
+
+    /// The JSON verdict: `good`, or [`BadKind::name`].
+    pub fn verdict(&self) -> &'static str {
+        self.bad.map_or("good", BadKind::name)
+    }
+}
+
+/// `N signatures: good by A, B not in the key file, ...`: the list of a
+/// file's several signatures, for a verdict line; empty for none.
+pub fn seen_list(seen: &[Seen]) -> String {
+    if seen.is_empty() {
+        return String::new();
+    }
+    let items: Vec<String> = seen.iter().map(Seen::words).collect();
+    format!("{} signatures: {}", seen.len(), items.join(", "))
 }
 
 /// Why a checksum file's signature did not verify.
@@ -143,11 +197,14 @@ pub enum BadKind {
     Expired,
     /// The signing key was revoked.
     Revoked,
+    /// Fewer good signatures by distinct keys of the key file than
+    /// `--min-signatures` asks for (and none of them BAD).
+    TooFew,
 }
 
 impl BadKind {
     /// The verdict as JSON records name it: `bad`, `missing`, `unreadable`,
-    /// `unsupported`, `unknown key`, `expired`, `revoked`.
+    /// `unsupported`, `unknown key`, `expired`, `revoked`, `too few`.
     pub fn name(self) -> &'static str {
         match self {
             BadKind::Bad => "bad",
@@ -157,6 +214,7 @@ impl BadKind {
             BadKind::UnknownKey => "unknown key",
             BadKind::Expired => "expired",
             BadKind::Revoked => "revoked",
+            BadKind::TooFew => "too few",
         }
     }
 
@@ -170,6 +228,7 @@ impl BadKind {
             BadKind::UnknownKey => "signature by a key not in the key file",
             BadKind::Expired => "signature by an EXPIRED key",
             BadKind::Revoked => "signature by a REVOKED key",
+            BadKind::TooFew => "too few good signatures",
         }
     }
 }
@@ -188,6 +247,9 @@ pub struct Bad {
     /// The cause, in words (`signature does not match the file`, the
     /// crate's or the OS's message).
     pub cause: String,
+    /// Every signature of a file that holds several (see
+    /// [`Good::signatures`]); empty otherwise.
+    pub signatures: Vec<Seen>,
 }
 
 impl Bad {
@@ -199,6 +261,7 @@ impl Bad {
             key_id: None,
             place: None,
             cause: cause.into(),
+            signatures: Vec::new(),
         }
     }
 
@@ -240,21 +303,32 @@ impl Bad {
         }
         out.push_str(": ");
         out.push_str(&self.cause);
+        if !self.signatures.is_empty() {
+            out.push_str("; ");
+            out.push_str(&seen_list(&self.signatures));
+        }
         out
     }
 }
 
 impl Good {
-    /// `Good signature (OpenPGP, key FPR, signer "A <a@b>", SUMS.asc)`,
-    /// the signature file's name written by `name` (the caller's quoting).
+    /// `Good signature (OpenPGP, key FPR, signer 'A <a@b>', SUMS.asc)`,
+    /// the signer and the signature file's name written by `name` (the
+    /// caller's quoting, GNU's `quotef`); for a file of several
+    /// signatures, then `: N signatures: good by A, B not in the key
+    /// file, ...` (see [`seen_list`]).
     pub fn message(&self, name: &dyn Fn(&Path) -> String) -> String {
         let mut out = format!("Good signature ({}, key {}", self.format.name(), self.key_id);
         if let Some(s) = &self.signer {
-            out.push_str(&format!(", signer {s:?}"));
+            out.push_str(&format!(", signer {}", name(Path::new(s))));
         }
         match &self.place {
             Place::Detached(p) => out.push_str(&format!(", {})", name(p))),
             Place::Inline => out.push_str(", inline)"),
+        }
+        if !self.signatures.is_empty() {
+            out.push_str(": ");
+            out.push_str(&seen_list(&self.signatures));
         }
         out
     }
@@ -289,8 +363,107 @@ fn brief(e: &dyn std::fmt::Display, fallback: &str) -> String {
     }
 }
 
-/// The names tried beside a checksum file, in order.
+/// The names tried beside a checksum file, in the order used when the
+/// key's format is not known (see [`candidates`] for the others).
 pub const SIBLINGS: [&str; 4] = ["sig", "asc", "gpg", "minisig"];
+
+/// What a key file holds, told by its contents (the same shapes the
+/// verifiers read): it orders the signature files tried beside a checksum
+/// file, and passes over those of another format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyKind {
+    /// An OpenPGP public key or keyring: `-----BEGIN PGP PUBLIC KEY
+    /// BLOCK-----`, or a binary packet (first byte with bit 7 set).
+    OpenPgp,
+    /// A minisign public key: `untrusted comment: minisign public key
+    /// ...` (or no comment, `minisign -P`'s bare line), then the base64
+    /// of `Ed`, a key number and a 32-byte key.
+    Minisign,
+    /// The same key layout with another comment: a signify or usign
+    /// public key (`untrusted comment: NAME public key`).
+    Signify,
+    /// An SSH public key or allowed-signers file (a line with an SSH key
+    /// type: `ssh-...`, `ecdsa-sha2-...`, `sk-...`).
+    Ssh,
+    /// None of these (or unreadable): every format is tried.
+    Unknown,
+}
+
+impl KeyKind {
+    /// Reads `key`'s kind from its bytes.
+    pub fn of(key: &[u8]) -> KeyKind {
+        let text = trim_start(key);
+        if text.starts_with(b"-----BEGIN PGP PUBLIC KEY BLOCK-----") {
+            return KeyKind::OpenPgp;
+        }
+        if key.first().is_some_and(|b| b & 0x80 != 0) {
+            return KeyKind::OpenPgp;
+        }
+        let mut lines = text
+            .split(|&b| b == b'\n')
+            .map(|l| trim_cr(l).trim_ascii())
+            .filter(|l| !l.is_empty());
+        let first = lines.next().unwrap_or_default();
+        let (comment, body) = match first.strip_prefix(b"untrusted comment:") {
+            Some(c) => (Some(c), lines.next().unwrap_or_default()),
+            None => (None, first),
+        };
+        if b64(body).is_some_and(|b| b.len() == 42 && b.starts_with(b"Ed")) {
+            let minisign = comment.is_none_or(|c| c.trim_ascii().starts_with(b"minisign"));
+            return if minisign {
+                KeyKind::Minisign
+            } else {
+                KeyKind::Signify
+            };
+        }
+        let ssh_type =
+            |w: &[u8]| w.starts_with(b"ssh-") || w.starts_with(b"ecdsa-sha2-") || w.starts_with(b"sk-");
+        if text.split(|&b| b == b'\n').any(|l| {
+            let l = trim_cr(l).trim_ascii();
+            !l.starts_with(b"#") && l.split(|c| c.is_ascii_whitespace()).take(3).any(ssh_type)
+        }) {
+            return KeyKind::Ssh;
+        }
+        KeyKind::Unknown
+    }
+
+    /// Its name in messages: `an OpenPGP key`, `a minisign key`, ...
+    fn words(self) -> &'static str {
+        match self {
+            KeyKind::OpenPgp => "an OpenPGP key",
+            KeyKind::Minisign => "a minisign key",
+            KeyKind::Signify => "a signify or usign key",
+            KeyKind::Ssh => "an SSH key",
+            KeyKind::Unknown => "a key",
+        }
+    }
+
+    /// Whether a signature of `sig`'s kind can be made by such a key
+    /// (minisign and signify share their key layout).
+    fn fits(self, sig: SigKind) -> bool {
+        match self {
+            KeyKind::OpenPgp => sig == SigKind::OpenPgp,
+            KeyKind::Minisign | KeyKind::Signify => {
+                matches!(sig, SigKind::Minisign | SigKind::Signify)
+            }
+            KeyKind::Ssh => sig == SigKind::Ssh,
+            KeyKind::Unknown => true,
+        }
+    }
+}
+
+/// The names tried beside a checksum file for a key of `kind`, in order:
+/// a minisign key `.minisig` first, an OpenPGP key `.asc`, `.sig`,
+/// `.gpg`, a signify/usign or SSH key `.sig` (OpenWrt ships a usign
+/// `.sig` and an OpenPGP `.asc` beside one list). The others follow, and
+/// are passed over when of another format.
+pub fn candidates(kind: KeyKind) -> [&'static str; 4] {
+    match kind {
+        KeyKind::OpenPgp => ["asc", "sig", "gpg", "minisig"],
+        KeyKind::Minisign => ["minisig", "sig", "asc", "gpg"],
+        KeyKind::Signify | KeyKind::Ssh | KeyKind::Unknown => SIBLINGS,
+    }
+}
 
 /// Verifies the signature of the checksum file whose exact bytes are
 /// `content`, as `req` says. `Ok`: the lines to check are
@@ -309,7 +482,8 @@ pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
             private::private_key_message(kind, req.key, req.name),
         ));
     }
-    let (place, sig) = find_signature(content, req)?;
+    let kind = key.as_deref().map_or(KeyKind::Unknown, KeyKind::of);
+    let (place, sig) = find_signature(content, req, kind)?;
     let bad_at = |b: Bad| Bad {
         place: Some(place.clone()),
         ..b
@@ -317,19 +491,65 @@ pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
     let key = key.map_err(bad_at)?;
     let good = match &place {
         Place::Detached(_) => verify_detached(content, &sig, &key, req),
-        Place::Inline => verify_inline(content, &key),
+        Place::Inline => verify_inline(content, &key, req),
     };
-    good.map(|mut g| {
-        g.place = place.clone();
-        g
-    })
-    .map_err(bad_at)
+    good.and_then(|g| enough(g, req))
+        .map(|mut g| {
+            g.place = place.clone();
+            g
+        })
+        .map_err(bad_at)
 }
 
-/// The signature: `--signature`, a file beside, or the checksum file
-/// itself when it holds one (clearsigned, signify embedded).
-fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>), Bad> {
-    let mut tried = Vec::new();
+/// The checks a good signature still has to pass: `--trusted-comment`
+/// (minisign only: its trusted comment, signed, must match the pattern)
+/// and `--min-signatures` (OpenPGP counts its own; any other format holds
+/// one signature).
+fn enough(g: Good, req: &Request<'_>) -> Result<Good, Bad> {
+    if let Some(re) = req.trusted_comment {
+        if g.format != Format::Minisign {
+            return Err(Bad::new(
+                BadKind::Unsupported,
+                format!(
+                    "--trusted-comment needs a minisign signature, and this one is {}",
+                    g.format.name()
+                ),
+            )
+            .format(g.format)
+            .key(g.key_id));
+        }
+        let comment = g.signer.as_deref().unwrap_or_default();
+        if !re.is_match(comment) {
+            return Err(Bad::new(
+                BadKind::Bad,
+                format!(
+                    "its trusted comment {} does not match --trusted-comment",
+                    (req.name)(Path::new(comment))
+                ),
+            )
+            .format(g.format)
+            .key(g.key_id));
+        }
+    }
+    if req.min_signatures > 1 && g.format != Format::OpenPgp {
+        return Err(Bad::new(
+            BadKind::TooFew,
+            format!(
+                "1 good signature, {} needed: a {} signature file holds one signature",
+                req.min_signatures,
+                g.format.name()
+            ),
+        )
+        .format(g.format)
+        .key(g.key_id));
+    }
+    Ok(g)
+}
+
+/// The signature: `--signature`, a file beside (in the order the key's
+/// format gives, those of another format passed over), or the checksum
+/// file itself when it holds one (clearsigned, signify embedded).
+fn find_signature(content: &[u8], req: &Request<'_>, kind: KeyKind) -> Result<(Place, Vec<u8>), Bad> {
     if let Some(s) = req.signature {
         let place = Place::Detached(s.to_path_buf());
         return read_aux(s, "signature", BadKind::Missing, req.name)
@@ -339,40 +559,93 @@ fn find_signature(content: &[u8], req: &Request<'_>) -> Result<(Place, Vec<u8>),
                 e
             });
     }
+    let mut absent = Vec::new();
+    let mut other = Vec::new();
     if let Some(f) = req.checksum_file {
-        for ext in SIBLINGS {
+        for ext in candidates(kind) {
             let mut p = f.as_os_str().to_os_string();
             p.push(".");
             p.push(ext);
             let p = PathBuf::from(p);
             match std::fs::symlink_metadata(&p) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    tried.push((req.name)(&p));
+                    absent.push((req.name)(&p));
                     continue;
                 }
                 _ => {}
             }
             let place = Place::Detached(p.clone());
-            return read_aux(&p, "signature", BadKind::Unreadable, req.name)
-                .map(|b| (place.clone(), b))
-                .map_err(|mut e| {
-                    e.place = Some(place);
-                    e
-                });
+            let sig = read_aux(&p, "signature", BadKind::Unreadable, req.name).map_err(|mut e| {
+                e.place = Some(place.clone());
+                e
+            })?;
+            match sig_kind(&sig) {
+                Some(s) if !kind.fits(s) => {
+                    other.push(format!("{} is {}", (req.name)(&p), s.format().name()));
+                }
+                _ => return Ok((place, sig)),
+            }
         }
     }
-    if is_clearsigned(content) || is_signify_embedded(content) {
+    let inline = if is_clearsigned(content) {
+        Some(SigKind::OpenPgp)
+    } else if is_signify_embedded(content) {
+        Some(SigKind::Signify)
+    } else {
+        None
+    };
+    if let Some(s) = inline
+        && kind.fits(s)
+    {
         return Ok((Place::Inline, Vec::new()));
     }
-    let cause = if tried.is_empty() {
+    if !other.is_empty() {
+        let mut cause = format!(
+            "no signature beside the checksum file fits the key file's key ({}): {}",
+            kind.words(),
+            other.join(", ")
+        );
+        if !absent.is_empty() {
+            cause.push_str(&format!("; {} not there", absent.join(", ")));
+        }
+        return Err(Bad::new(BadKind::Unsupported, cause));
+    }
+    if inline.is_some() {
+        return Ok((Place::Inline, Vec::new()));
+    }
+    let cause = if absent.is_empty() {
         "standard input is not clearsigned: give --signature SIGFILE".to_string()
     } else {
         format!(
             "none of {} exists, and the file is not clearsigned (give --signature SIGFILE)",
-            tried.join(", ")
+            absent.join(", ")
         )
     };
     Err(Bad::new(BadKind::Missing, cause))
+}
+
+/// `secs` seconds since 1970 as a UTC time, `2025-01-01T12:00:00Z` (what
+/// `date -u -d @SECS +%FT%TZ` prints), for the expiry of a key or
+/// signature. The civil date from the day count is Howard Hinnant's
+/// `civil_from_days` (proleptic Gregorian calendar).
+pub fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3_600,
+        rem / 60 % 60,
+        rem % 60
+    )
 }
 
 /// Reads a key or signature file (`what` and `name(path)` name it in
@@ -466,6 +739,18 @@ enum SigKind {
     Ssh,
 }
 
+impl SigKind {
+    /// The format it is.
+    fn format(self) -> Format {
+        match self {
+            SigKind::OpenPgp => Format::OpenPgp,
+            SigKind::Minisign => Format::Minisign,
+            SigKind::Signify => Format::Signify,
+            SigKind::Ssh => Format::Ssh,
+        }
+    }
+}
+
 /// Tells a signature's format from its first bytes and lines.
 fn sig_kind(sig: &[u8]) -> Option<SigKind> {
     let text = trim_start(sig);
@@ -528,9 +813,8 @@ fn b64(line: &[u8]) -> Option<Vec<u8>> {
 #[cfg(feature = "signatures")]
 fn verify_detached(content: &[u8], sig: &[u8], key: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
     match sig_kind(sig) {
-        Some(SigKind::OpenPgp) => {
-            openpgp::verify_detached(content, sig, key).map_err(|b| b.format(Format::OpenPgp))
-        }
+        Some(SigKind::OpenPgp) => openpgp::verify_detached(content, sig, key, req.min_signatures)
+            .map_err(|b| b.format(Format::OpenPgp)),
         Some(SigKind::Minisign) => {
             ed::verify_minisign(content, sig, key).map_err(|b| b.format(Format::Minisign))
         }
@@ -549,9 +833,9 @@ fn verify_detached(content: &[u8], sig: &[u8], key: &[u8], req: &Request<'_>) ->
 }
 
 #[cfg(feature = "signatures")]
-fn verify_inline(content: &[u8], key: &[u8]) -> Result<Good, Bad> {
+fn verify_inline(content: &[u8], key: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
     if is_clearsigned(content) {
-        openpgp::verify_clearsigned(content, key).map_err(|b| b.format(Format::OpenPgp))
+        openpgp::verify_clearsigned(content, key, req.min_signatures).map_err(|b| b.format(Format::OpenPgp))
     } else {
         ed::verify_signify_embedded(content, key).map_err(|b| b.format(Format::Signify))
     }
@@ -564,7 +848,7 @@ fn verify_detached(_: &[u8], sig: &[u8], _: &[u8], _: &Request<'_>) -> Result<Go
 }
 
 #[cfg(not(feature = "signatures"))]
-fn verify_inline(_: &[u8], _: &[u8]) -> Result<Good, Bad> {
+fn verify_inline(_: &[u8], _: &[u8], _: &Request<'_>) -> Result<Good, Bad> {
     Err(no_support())
 }
 
@@ -579,6 +863,89 @@ fn no_support() -> Bad {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `utc` against GNU `date -u -d @SECS +%FT%TZ` (values it printed,
+    /// and, where `date` is there, what it prints now).
+    #[test]
+    fn utc_is_what_date_prints() {
+        let known = [
+            (0, "1970-01-01T00:00:00Z"),
+            (1_577_923_200, "2020-01-02T00:00:00Z"),
+            (951_782_400, "2000-02-29T00:00:00Z"),
+            (1_735_732_800, "2025-01-01T12:00:00Z"),
+            (4_107_542_399, "2100-02-28T23:59:59Z"),
+            (253_402_300_799, "9999-12-31T23:59:59Z"),
+        ];
+        for (secs, want) in known {
+            assert_eq!(utc(secs), want, "{secs}");
+        }
+        let mut probe: Vec<u64> = known.iter().map(|k| k.0).collect();
+        probe.extend((0..40u64).map(|i| i * 7_919_993_117 % 253_402_300_799));
+        for secs in probe {
+            let Ok(o) = std::process::Command::new("date")
+                .args(["-u", "-d", &format!("@{secs}"), "+%FT%TZ"])
+                .output()
+            else {
+                return;
+            };
+            if !o.status.success() {
+                return;
+            }
+            assert_eq!(utc(secs), String::from_utf8_lossy(&o.stdout).trim_end(), "{secs}");
+        }
+    }
+
+    #[test]
+    fn key_kinds_are_told_by_their_contents() {
+        assert_eq!(
+            KeyKind::of(b"-----BEGIN PGP PUBLIC KEY BLOCK-----\n"),
+            KeyKind::OpenPgp
+        );
+        assert_eq!(KeyKind::of(&[0x99, 0x01]), KeyKind::OpenPgp);
+        let ed = "RWTIx5S3jdtTjaZULgz9wQrXm4+uMIK8rc1KkMScx4/vD3+oQQtnS8bf";
+        let ed_bytes = b64(ed.as_bytes()).unwrap();
+        assert_eq!((ed_bytes.len(), &ed_bytes[..2]), (42, &b"Ed"[..]));
+        let mini = format!("untrusted comment: minisign public key 1A9021D23D385415\n{ed}\n");
+        assert_eq!(KeyKind::of(mini.as_bytes()), KeyKind::Minisign);
+        assert_eq!(KeyKind::of(format!("{ed}\n").as_bytes()), KeyKind::Minisign);
+        let usign = format!("untrusted comment: public key 8d53db8db794c7c8\n{ed}\n");
+        assert_eq!(KeyKind::of(usign.as_bytes()), KeyKind::Signify);
+        assert_eq!(
+            KeyKind::of(b"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA x@y\n"),
+            KeyKind::Ssh
+        );
+        assert_eq!(
+            KeyKind::of(b"# signers\nx@y namespaces=\"file\" ssh-ed25519 AAAA\n"),
+            KeyKind::Ssh
+        );
+        assert_eq!(KeyKind::of(b"garbage"), KeyKind::Unknown);
+        assert_eq!(KeyKind::of(b""), KeyKind::Unknown);
+        assert_eq!(candidates(KeyKind::Minisign)[0], "minisig");
+        assert_eq!(candidates(KeyKind::OpenPgp)[..3], ["asc", "sig", "gpg"]);
+        assert_eq!(candidates(KeyKind::Signify)[0], "sig");
+        assert!(KeyKind::Minisign.fits(SigKind::Signify));
+        assert!(!KeyKind::OpenPgp.fits(SigKind::Signify));
+        assert!(!KeyKind::Ssh.fits(SigKind::Minisign));
+    }
+
+    #[test]
+    fn several_signatures_are_listed_one_by_one() {
+        let seen = |k: &str, bad| Seen {
+            key_id: k.into(),
+            bad,
+        };
+        let list = seen_list(&[
+            seen("A", None),
+            seen("B", Some(BadKind::UnknownKey)),
+            seen("C", Some(BadKind::Bad)),
+            seen("D", Some(BadKind::Expired)),
+        ]);
+        assert_eq!(
+            list,
+            "4 signatures: good by A, B not in the key file, BAD by C, D EXPIRED"
+        );
+        assert_eq!(seen_list(&[]), "");
+    }
 
     #[test]
     fn formats_are_told_by_their_first_lines() {
@@ -620,6 +987,7 @@ mod tests {
             key_id: Some("ABCD".into()),
             place: Some(Place::Detached("S.minisig".into())),
             cause: "signature does not match the file".into(),
+            signatures: Vec::new(),
         };
         let quoted = |p: &Path| format!("[{}]", p.display());
         assert_eq!(

@@ -16,7 +16,7 @@
 //! and exit 0; mhash refuses it (fails closed). Signatures by keys that
 //! are not in the key file are passed over when another one is good.
 
-use super::{Bad, BadKind, Format, Good, Place};
+use super::{Bad, BadKind, Format, Good, KeyKind, Place, Seen};
 use pgp::composed::{
     CleartextSignedMessage, Deserializable, DetachedSignature, PublicOrSecret, SignedPublicKey,
 };
@@ -25,6 +25,26 @@ use pgp::types::{KeyDetails, Tag};
 
 /// The armor line that starts a public key block.
 const KEY_BLOCK: &str = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
+
+/// The armor line that starts a signature block.
+const SIG_BLOCK: &str = "-----BEGIN PGP SIGNATURE-----";
+
+/// `data` cut before each `marker` line, where it holds more than one
+/// (armored blocks one after another, as `cat a.asc b.asc` makes them);
+/// else `data` whole.
+fn blocks<'a>(data: &'a [u8], marker: &str) -> Vec<&'a [u8]> {
+    match std::str::from_utf8(data) {
+        Ok(t) if t.matches(marker).count() > 1 => t
+            .match_indices(marker)
+            .map(|(i, _)| i)
+            .chain([t.len()])
+            .collect::<Vec<_>>()
+            .windows(2)
+            .map(|w| &data[w[0]..w[1]])
+            .collect(),
+        _ => vec![data],
+    }
+}
 
 /// The seconds since the epoch now (0 if the clock is before it).
 fn now() -> u64 {
@@ -46,44 +66,27 @@ fn parse_keys(key: &[u8]) -> Result<Vec<SignedPublicKey>, Bad> {
         ));
     }
     // Armored blocks one after another (`cat a.asc b.asc`): each parsed.
-    let pieces: Vec<&[u8]> = match std::str::from_utf8(key) {
-        Ok(t) if t.matches(KEY_BLOCK).count() > 1 => t
-            .match_indices(KEY_BLOCK)
-            .map(|(i, _)| i)
-            .chain([t.len()])
-            .collect::<Vec<_>>()
-            .windows(2)
-            .map(|w| &key[w[0]..w[1]])
-            .collect(),
-        _ => vec![key],
-    };
     let mut keys = Vec::new();
-    let mut first_error = None;
-    for piece in pieces {
-        match PublicOrSecret::from_reader_many(piece) {
-            Ok((iter, _)) => {
-                for k in iter {
-                    match k {
-                        Ok(PublicOrSecret::Public(p)) => keys.push(p),
-                        Ok(PublicOrSecret::Secret(s)) => keys.push(s.to_public_key()),
-                        Err(e) => {
-                            first_error.get_or_insert(super::brief(&e, "not OpenPGP key data"));
-                        }
-                    }
+    for piece in blocks(key, KEY_BLOCK) {
+        if let Ok((iter, _)) = PublicOrSecret::from_reader_many(piece) {
+            for k in iter.flatten() {
+                match k {
+                    PublicOrSecret::Public(p) => keys.push(p),
+                    PublicOrSecret::Secret(s) => keys.push(s.to_public_key()),
                 }
-            }
-            Err(e) => {
-                first_error.get_or_insert(super::brief(&e, "not OpenPGP key data"));
             }
         }
     }
     if keys.is_empty() {
+        // What the file is, in mhash's words (never the parser's text).
+        let what = match KeyKind::of(key) {
+            KeyKind::OpenPgp => "it is not readable as OpenPGP key packets".to_string(),
+            KeyKind::Unknown => "it is not an OpenPGP key".to_string(),
+            k => format!("it holds {}", k.words()),
+        };
         return Err(Bad::new(
             BadKind::Unsupported,
-            format!(
-                "the key file holds no OpenPGP public key ({})",
-                first_error.unwrap_or_else(|| "no key packets".into())
-            ),
+            format!("the key file holds no OpenPGP public key: {what}"),
         ));
     }
     Ok(keys)
@@ -161,19 +164,23 @@ fn primary_unusable(cert: &SignedPublicKey, now: u64) -> Option<(BadKind, String
     {
         return Some((
             BadKind::Expired,
-            format!("key {} expired at {t} (seconds since 1970)", fpr(p)),
+            format!("key {} expired {}", fpr(p), super::utc(t)),
         ));
     }
     None
 }
 
-/// Checks `sig` over `data` with the keys; `Ok((key id, signer))`.
-fn check_one(
-    sig: &Signature,
-    data: &[u8],
-    certs: &[SignedPublicKey],
-    now: u64,
-) -> Result<(String, Option<String>), Bad> {
+/// A good signature: the key that made it (the subkey's fingerprint
+/// where a subkey signed), who (the first user ID), and the primary
+/// key's fingerprint (what tells distinct keys apart).
+struct Signer {
+    key_id: String,
+    who: Option<String>,
+    primary: String,
+}
+
+/// Checks `sig` over `data` with the keys.
+fn check_one(sig: &Signature, data: &[u8], certs: &[SignedPublicKey], now: u64) -> Result<Signer, Bad> {
     let who = |c: &SignedPublicKey| {
         c.details
             .users
@@ -216,7 +223,7 @@ fn check_one(
             {
                 return Err(Bad::new(
                     BadKind::Expired,
-                    format!("subkey {signer_id} expired at {t} (seconds since 1970)"),
+                    format!("subkey {signer_id} expired {}", super::utc(t)),
                 )
                 .key(signer_id));
             }
@@ -232,11 +239,15 @@ fn check_one(
         {
             return Err(Bad::new(
                 BadKind::Expired,
-                format!("the signature expired at {t} (seconds since 1970)"),
+                format!("the signature expired {}", super::utc(t)),
             )
             .key(signer_id));
         }
-        return Ok((signer_id, who(cert)));
+        return Ok(Signer {
+            key_id: signer_id,
+            who: who(cert),
+            primary: fpr(p),
+        });
     }
     let id = issuer(sig).unwrap_or_else(|| "(none named)".into());
     Err(Bad::new(
@@ -246,56 +257,116 @@ fn check_one(
     .key(id))
 }
 
-/// The first good signature of `sigs`; else the failure of a signature by
-/// a known key, else of the first.
-fn check_all(sigs: &[Signature], data: &[u8], key: &[u8]) -> Result<(String, Option<String>), Bad> {
+/// Checks every signature of `sigs` (a file may hold several: Bitcoin
+/// Core's `SHA256SUMS.asc` is each builder's armored signature, one after
+/// another). Good when at least `need` of them are good by distinct keys
+/// of the key file (a primary key and its subkeys are one key) and none
+/// by a key of the key file is BAD (does not verify); signatures by keys
+/// the key file lacks are passed over, and those by an expired or revoked
+/// key are not counted. Where `need` is not met, the failure of the one
+/// signature (or, with none good, of the worst: BAD, expired, revoked
+/// before an unknown key), else [`BadKind::TooFew`]. `Good::signatures`
+/// and `Bad::signatures` list each signature where there are several.
+fn check_all(sigs: &[Signature], data: &[u8], key: &[u8], need: u32) -> Result<Good, Bad> {
     let certs = parse_keys(key)?;
     let now = now();
-    let mut worst: Option<Bad> = None;
-    for s in sigs {
-        match check_one(s, data, &certs, now) {
-            Ok(g) => return Ok(g),
-            Err(b) => {
-                if worst
-                    .as_ref()
-                    .is_none_or(|w| w.kind == BadKind::UnknownKey && b.kind != BadKind::UnknownKey)
-                {
-                    worst = Some(b);
-                }
-            }
+    let results: Vec<Result<Signer, Bad>> = sigs.iter().map(|s| check_one(s, data, &certs, now)).collect();
+    let seen: Vec<Seen> = if results.len() > 1 {
+        results
+            .iter()
+            .map(|r| match r {
+                Ok(g) => Seen {
+                    key_id: g.key_id.clone(),
+                    bad: None,
+                },
+                Err(b) => Seen {
+                    key_id: b.key_id.clone().unwrap_or_else(|| "(none named)".into()),
+                    bad: Some(b.kind),
+                },
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let with_list = |mut b: Bad| {
+        b.signatures = seen.clone();
+        b
+    };
+    // A signature by a key of the key file that does not verify fails
+    // the file, however many others are good.
+    if let Some(Err(b)) = results
+        .iter()
+        .find(|r| matches!(r, Err(b) if b.kind == BadKind::Bad))
+    {
+        return Err(with_list(b.clone()));
+    }
+    let mut distinct: Vec<&str> = Vec::new();
+    for g in results.iter().flatten() {
+        if !distinct.contains(&g.primary.as_str()) {
+            distinct.push(&g.primary);
         }
     }
-    Err(worst.unwrap_or_else(|| Bad::new(BadKind::Bad, "the signature file holds no signature")))
+    let need = need.max(1);
+    if distinct.len() >= need as usize {
+        let Some(first) = results.iter().flatten().next() else {
+            unreachable!("need is at least 1, so a good signature was counted")
+        };
+        return Ok(Good {
+            format: Format::OpenPgp,
+            place: Place::Inline,
+            key_id: first.key_id.clone(),
+            signer: first.who.clone(),
+            text: None,
+            ignored_lines: 0,
+            signatures: seen,
+        });
+    }
+    if distinct.is_empty() {
+        let mut worst: Option<&Bad> = None;
+        for b in results.iter().filter_map(|r| r.as_ref().err()) {
+            if worst.is_none_or(|w| w.kind == BadKind::UnknownKey && b.kind != BadKind::UnknownKey) {
+                worst = Some(b);
+            }
+        }
+        let b = worst
+            .cloned()
+            .unwrap_or_else(|| Bad::new(BadKind::Bad, "the signature file holds no signature"));
+        if need == 1 {
+            return Err(with_list(b));
+        }
+    }
+    let n = distinct.len();
+    let s = if n == 1 { "" } else { "s" };
+    Err(with_list(Bad::new(
+        BadKind::TooFew,
+        format!("{n} good signature{s} by distinct keys of the key file, {need} needed (--min-signatures)"),
+    )))
 }
 
-/// Verifies a detached signature (armored or binary) over `content`.
-pub(super) fn verify_detached(content: &[u8], sig: &[u8], key: &[u8]) -> Result<Good, Bad> {
+/// Verifies a detached signature (armored or binary) over `content`:
+/// every armored block (several may follow each other) and every
+/// signature packet in each, at least `need` good (see [`check_all`]).
+pub(super) fn verify_detached(content: &[u8], sig: &[u8], key: &[u8], need: u32) -> Result<Good, Bad> {
     let malformed = |e: String| Bad::new(BadKind::Bad, format!("malformed OpenPGP signature: {e}"));
     let unreadable = |e: pgp::errors::Error| malformed(super::brief(&e, "not OpenPGP packets"));
-    let (iter, _) = DetachedSignature::from_reader_many(sig).map_err(unreadable)?;
-    let sigs = iter
-        .map(|s| s.map(|d| d.signature))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(unreadable)?;
+    let mut sigs = Vec::new();
+    for block in blocks(sig, SIG_BLOCK) {
+        let (iter, _) = DetachedSignature::from_reader_many(block).map_err(unreadable)?;
+        for s in iter {
+            sigs.push(s.map_err(unreadable)?.signature);
+        }
+    }
     if sigs.is_empty() {
         return Err(malformed("no signature packet".into()));
     }
-    let (key_id, signer) = check_all(&sigs, content, key)?;
-    Ok(Good {
-        format: Format::OpenPgp,
-        place: Place::Inline,
-        key_id,
-        signer,
-        text: None,
-        ignored_lines: 0,
-    })
+    check_all(&sigs, content, key, need)
 }
 
 /// Verifies a clearsigned file (RFC 9580 §7, the Cleartext Signature
 /// Framework): only its signed text is returned to be checked; the
 /// non-blank lines before `-----BEGIN PGP SIGNED MESSAGE-----` and after
 /// `-----END PGP SIGNATURE-----` are counted in [`Good::ignored_lines`].
-pub(super) fn verify_clearsigned(content: &[u8], key: &[u8]) -> Result<Good, Bad> {
+pub(super) fn verify_clearsigned(content: &[u8], key: &[u8], need: u32) -> Result<Good, Bad> {
     let lines: Vec<&[u8]> = content.split_inclusive(|&b| b == b'\n').collect();
     let trim = |l: &[u8]| l.trim_ascii_end().to_vec();
     let begin = lines
@@ -328,17 +399,14 @@ pub(super) fn verify_clearsigned(content: &[u8], key: &[u8]) -> Result<Good, Bad
     // What was hashed: dash-escaping undone, trailing blanks dropped, CRLF
     // line ends (RFC 9580 §7.2); the same lines are the ones checked.
     let signed = msg.signed_text();
-    let (key_id, signer) = check_all(msg.signatures(), signed.as_bytes(), key)?;
+    let good = check_all(msg.signatures(), signed.as_bytes(), key, need)?;
     let mut checked = signed.replace("\r\n", "\n").into_bytes();
     if !checked.is_empty() {
         checked.push(b'\n');
     }
     Ok(Good {
-        format: Format::OpenPgp,
-        place: Place::Inline,
-        key_id,
-        signer,
         text: Some(checked),
         ignored_lines: ignored,
+        ..good
     })
 }

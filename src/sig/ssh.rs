@@ -378,6 +378,7 @@ pub(super) fn verify(content: &[u8], sig: &[u8], key: &[u8], namespace: &str) ->
         signer: a.who.clone(),
         text: None,
         ignored_lines: 0,
+        signatures: Vec::new(),
     })
 }
 

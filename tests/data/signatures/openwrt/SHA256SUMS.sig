@@ -1,0 +1,2 @@
+untrusted comment: verify with usign.pub
+RWTIx5S3jdtTjUGdRvV/Csr7raWmGlCZSa5k3VIEHtAwoABsVkOT/PmYvtLssDsTFibvO3l0iUC6DimgdsOallGHxVXwmgSOWQc=
