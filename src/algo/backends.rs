@@ -1066,8 +1066,9 @@ const SELF_TEST_LEN: usize = 300;
 /// portable backend, itself checked against the official vectors in
 /// tests/vectors.rs) computes, for `algo`'s natural length, of the
 /// self-test message fed as 1 byte then 299 (so that the kernel also
-/// meets a partial block carried between calls). About 1-2 us, once per
-/// backend and process: a backend chosen at run time never gives a digest
+/// meets a partial block carried between calls). Run once per backend and
+/// process (600 bytes hashed in all; not timed on its own: the whole of
+/// `sha256sum /dev/null` is, see docs/building.md): a backend chosen at run time never gives a digest
 /// that its CPU detection or its code got wrong (BusyBox 1.36.0 shipped a
 /// SHA-NI path that crashed on CPUs without it).
 pub fn self_test(candidate: &Backend, reference: &Backend, algo: Algorithm) -> bool {
