@@ -13,7 +13,7 @@
 
 use super::{Digested, InputOpts, ReadBuf, mapped};
 use crate::algo::Algorithm;
-use crate::algo::lanes::{LaneInput, Lanes, MAX_LANES, lane_kernel};
+use crate::algo::lanes::{LaneInput, Lanes, MAX_LANES, lane_kernel, verified_lane_kernel};
 use crate::config::IoMode;
 use crate::os::Input;
 #[cfg(target_os = "linux")]
@@ -99,7 +99,7 @@ pub fn digest_batch(
             seen.push(algo);
             let group: Vec<usize> = (i..n).filter(|&k| lane_ok[k] && inputs[k].1 == algo).collect();
             let ran = group.len() >= 2
-                && lane_kernel(algo)
+                && verified_lane_kernel(algo)
                     .and_then(|k| k.start(algo))
                     .is_some_and(|lanes| {
                         let batches = Batches::new(
