@@ -395,9 +395,11 @@ fn hashdeep_audit_verdicts_agree_with_hashdeep() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
+    // A new file's name is the walk's, with the OS's separator (`\` on
+    // Windows); hashdeep's record has `/`.
     let mut ours: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
-        .map(|l| l.replace('\'', ""))
+        .map(|l| l.replace('\'', "").replace('\\', "/"))
         .collect();
     ours.sort();
     let recorded = fs::read_to_string(d.path().join("audit-changed.out")).unwrap();

@@ -601,7 +601,9 @@ fn trusted_comment(set: &Path) {
         );
     }
     // Another format: refused, not passed.
-    let r = check(dir, "SHA256SUMS", "build.asc", None, &["--trusted-comment", ".*"]);
+    // (`.+`, not `.*`: on Windows an unquoted `*` in an argument is
+    // expanded as a wildcard, as a Unix shell would.)
+    let r = check(dir, "SHA256SUMS", "build.asc", None, &["--trusted-comment", ".+"]);
     refused_sums(&r, "unsupported signature", "OpenPGP");
     // Not a regular expression: a usage error, nothing read.
     let r = tc("tag=(");
