@@ -1062,6 +1062,42 @@ pub(super) fn choice(kind: AlgoKind) -> super::calibrate::Choice {
 /// strides.
 const SELF_TEST_LEN: usize = 300;
 
+/// The self-test's message (see [`SELF_TEST_LEN`]); the lane kernels'
+/// self-test cuts its messages from it too.
+pub(super) fn self_test_message() -> [u8; SELF_TEST_LEN] {
+    let mut msg = [0u8; SELF_TEST_LEN];
+    for (i, b) in msg.iter_mut().enumerate() {
+        *b = ((i * 7 + 3) % 251) as u8;
+    }
+    msg
+}
+
+/// A self-test's outcome, kept for the rest of the process: not run yet,
+/// passed or failed.
+pub(super) struct Verdict(std::sync::atomic::AtomicU8);
+
+impl Verdict {
+    /// Not run yet.
+    pub(super) const fn untested() -> Verdict {
+        Verdict(std::sync::atomic::AtomicU8::new(0))
+    }
+
+    /// The kept outcome, or `test`'s, run now and kept (two threads that
+    /// ask at once may both run it; they get the same answer).
+    pub(super) fn passes(&self, test: impl FnOnce() -> bool) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        match self.0.load(Relaxed) {
+            1 => true,
+            2 => false,
+            _ => {
+                let ok = test();
+                self.0.store(if ok { 1 } else { 2 }, Relaxed);
+                ok
+            }
+        }
+    }
+}
+
 /// Whether `candidate` computes the digest `reference` (the list's
 /// portable backend, itself checked against the official vectors in
 /// tests/vectors.rs) computes, for `algo`'s natural length, of the
@@ -1072,10 +1108,7 @@ const SELF_TEST_LEN: usize = 300;
 /// that its CPU detection or its code got wrong (BusyBox 1.36.0 shipped a
 /// SHA-NI path that crashed on CPUs without it).
 pub fn self_test(candidate: &Backend, reference: &Backend, algo: Algorithm) -> bool {
-    let mut msg = [0u8; SELF_TEST_LEN];
-    for (i, b) in msg.iter_mut().enumerate() {
-        *b = ((i * 7 + 3) % 251) as u8;
-    }
+    let msg = self_test_message();
     let mut a = candidate.hasher(algo);
     a.update(&msg[..1]);
     a.update(&msg[1..]);
@@ -1088,9 +1121,9 @@ pub fn self_test(candidate: &Backend, reference: &Backend, algo: Algorithm) -> b
 const MAX_BACKENDS: usize = 6;
 
 /// Each backend's self-test outcome in this process, by algorithm (the
-/// table's order) and position in its list: 0 not run, 1 passed, 2 failed.
-static SELF_TESTED: [[std::sync::atomic::AtomicU8; MAX_BACKENDS]; AlgoKind::ALL.len()] =
-    [const { [const { std::sync::atomic::AtomicU8::new(0) }; MAX_BACKENDS] }; AlgoKind::ALL.len()];
+/// table's order) and position in its list.
+static SELF_TESTED: [[Verdict; MAX_BACKENDS]; AlgoKind::ALL.len()] =
+    [const { [const { Verdict::untested() }; MAX_BACKENDS] }; AlgoKind::ALL.len()];
 
 /// `picked` where its backend passes [`self_test`] (run once per backend
 /// and process) or is the portable one, else the list's portable backend,
@@ -1100,7 +1133,6 @@ fn checked(
     list: &'static [Backend],
     picked: super::calibrate::Choice,
 ) -> super::calibrate::Choice {
-    use std::sync::atomic::Ordering::Relaxed;
     let portable = &list[list.len() - 1];
     let Some(at) = list.iter().position(|b| std::ptr::eq(b, picked.backend)) else {
         return picked;
@@ -1108,17 +1140,7 @@ fn checked(
     if at == list.len() - 1 || at >= MAX_BACKENDS {
         return picked;
     }
-    let cell = &SELF_TESTED[kind as usize][at];
-    let passed = match cell.load(Relaxed) {
-        1 => true,
-        2 => false,
-        _ => {
-            let ok = self_test(picked.backend, portable, Algorithm::new(kind));
-            cell.store(if ok { 1 } else { 2 }, Relaxed);
-            ok
-        }
-    };
-    if passed {
+    if SELF_TESTED[kind as usize][at].passes(|| self_test(picked.backend, portable, Algorithm::new(kind))) {
         picked
     } else {
         super::calibrate::Choice {

@@ -520,9 +520,9 @@ pub fn verified_lane_kernel(algo: Algorithm) -> Option<&'static LaneKernelInfo> 
 }
 
 /// Each lane kernel's self-test outcome in this process, by its index in
-/// `KERNELS`: 0 not run, 1 passed, 2 failed.
-static LANE_SELF_TESTED: [std::sync::atomic::AtomicU8; KERNELS.len()] =
-    [const { std::sync::atomic::AtomicU8::new(0) }; KERNELS.len()];
+/// `KERNELS`.
+static LANE_SELF_TESTED: [super::backends::Verdict; KERNELS.len()] =
+    [const { super::backends::Verdict::untested() }; KERNELS.len()];
 
 /// Whether `KERNELS[i]` computes, for `algo`, the digests `algo`'s
 /// portable backend computes (itself checked against the official vectors
@@ -533,25 +533,16 @@ static LANE_SELF_TESTED: [std::sync::atomic::AtomicU8; KERNELS.len()] =
 /// kernel that fails is never used and the files are hashed one by one
 /// on the algorithm's backend.
 fn lane_self_test(i: usize, algo: Algorithm) -> bool {
-    use std::sync::atomic::Ordering::Relaxed;
-    let cell = &LANE_SELF_TESTED[i];
-    match cell.load(Relaxed) {
-        1 => return true,
-        2 => return false,
-        _ => {}
-    }
-    let ok = lane_answers_match(&KERNELS[i], algo);
-    cell.store(if ok { 1 } else { 2 }, Relaxed);
-    ok
+    LANE_SELF_TESTED[i].passes(|| lane_answers_match(&KERNELS[i], algo))
 }
 
 /// The comparison [`lane_self_test`] makes, for any kernel.
 fn lane_answers_match(kernel: &'static LaneKernelInfo, algo: Algorithm) -> bool {
-    let data: Vec<u8> = (0..300usize).map(|i| ((i * 7 + 3) % 251) as u8).collect();
+    let data = super::backends::self_test_message();
     let messages: Vec<&[u8]> = [0usize, 1, 55, 56, 64, 119, 300, 200]
         .iter()
         .enumerate()
-        .map(|(n, &len)| &data[n..n + len.min(300 - n)])
+        .map(|(n, &len)| &data[n..n + len.min(data.len() - n)])
         .collect();
     let Some(got) = kernel.digest_all(algo, &messages) else {
         return false;
