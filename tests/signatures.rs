@@ -585,6 +585,14 @@ fn trusted_comment(set: &Path) {
         "minisign",
         &mini,
     );
+    // Case-insensitive: ASCII letters fold (built without Unicode case
+    // tables).
+    good(
+        &tc(r"(?i)REPO=Example/Tool;TAG=V1\.2\.3"),
+        "SHA256SUMS",
+        "minisign",
+        &mini,
+    );
     // Anchored: a prefix or a part is not enough.
     for re in [
         "repo=example/tool;tag=v1\\.2",

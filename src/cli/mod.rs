@@ -137,9 +137,14 @@ fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Sig
     // met by `tag=v10`.
     let trusted_comment = match comment {
         None => None,
-        Some(re) => Some(regex::Regex::new(&format!("^(?:{re})$")).map_err(|e| {
+        Some(re) => Some(trusted_comment_regex(&re).map_err(|e| {
             let why = match e {
                 regex::Error::CompiledTooBig(_) => "too large once compiled".to_string(),
+                regex::Error::Syntax(s) if s.contains("Unicode property not found") => {
+                    "Unicode classes (\\p{...}) are not supported here: \
+                     list the characters, as [αβγ]"
+                        .to_string()
+                }
                 e => e
                     .to_string()
                     .lines()
@@ -1361,6 +1366,26 @@ fn parse_length(s: &str) -> Result<u64, bool> {
         return Err(false);
     }
     t.parse::<u64>().map_err(|_| true)
+}
+
+/// `--trusted-comment REGEX` compiled, anchored at both ends
+/// (`^(?:REGEX)$`), to match a trusted comment's bytes. The regex crate is
+/// built without Unicode case folding (see Cargo.toml), so a pattern that
+/// asks for it (`(?i)`) is compiled with Unicode mode off: ASCII letters
+/// match without regard to case, `.` matches one byte, and a non-ASCII
+/// literal matches its UTF-8 bytes.
+///
+/// # Errors
+/// The regex crate's, for a pattern that is not a regular expression in
+/// either mode.
+fn trusted_comment_regex(re: &str) -> Result<regex::bytes::Regex, regex::Error> {
+    let anchored = format!("^(?:{re})$");
+    regex::bytes::Regex::new(&anchored).or_else(|e| match &e {
+        regex::Error::Syntax(s) if s.contains("unicode-case") => {
+            regex::bytes::RegexBuilder::new(&anchored).unicode(false).build()
+        }
+        _ => Err(e),
+    })
 }
 
 #[cfg(test)]

@@ -388,7 +388,7 @@ pub struct Signed {
     pub min_signatures: u32,
     /// `--trusted-comment REGEX`, anchored at both ends (`^(?:REGEX)$`):
     /// the whole trusted comment of a minisign signature must match it.
-    pub trusted_comment: Option<regex::Regex>,
+    pub trusted_comment: Option<regex::bytes::Regex>,
 }
 
 /// `--audit DIR`: the tree to audit and how it is walked.

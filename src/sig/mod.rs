@@ -96,7 +96,7 @@ pub struct Request<'a> {
     /// `--trusted-comment`: a pattern the whole of a minisign signature's
     /// trusted comment must match (the caller anchors it); a signature of
     /// another format is then refused.
-    pub trusted_comment: Option<&'a regex::Regex>,
+    pub trusted_comment: Option<&'a regex::bytes::Regex>,
     /// How a file name is written in a message (GNU's `quotef`, from the
     /// caller): every key and signature file name in a [`Bad`]'s cause
     /// goes through it, so that no name reaches a terminal raw.
@@ -519,7 +519,7 @@ fn enough(g: Good, req: &Request<'_>) -> Result<Good, Bad> {
             .key(g.key_id));
         }
         let comment = g.signer.as_deref().unwrap_or_default();
-        if !re.is_match(comment) {
+        if !re.is_match(comment.as_bytes()) {
             return Err(Bad::new(
                 BadKind::Bad,
                 format!(
