@@ -196,6 +196,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             store: None,
             tree: None,
             inputs,
+            state: None,
         })
     };
     Ok(Config { common, job })

@@ -91,6 +91,8 @@ struct Native {
     /// `--key`, `--signature`, `--namespace`: verify each checksum file's
     /// signature first.
     signed: Option<crate::config::Signed>,
+    /// `--state FILE` and `--rescan`.
+    state: Option<crate::config::StateFile>,
 }
 
 /// Reads `--key`, `--signature`, `--namespace`, `--min-signatures` and
@@ -428,6 +430,7 @@ impl Native {
             tree: tree_from_matches(m)?,
             audit,
             signed: signed_from_matches(m)?,
+            state: state_from_matches(m)?,
         })
     }
 }
@@ -498,6 +501,7 @@ fn completion_command() -> Command {
         })
         .mut_arg("files", files)
         .mut_arg("files-from", files)
+        .mut_arg("state", files)
         .mut_arg("key", files)
         .mut_arg("signature", files)
         .mut_arg("audit", dirs)
@@ -513,6 +517,7 @@ fn completion_command() -> Command {
         "hdfs-bytes-per-crc",
         "go-prefix",
         "namespace",
+        "rescan",
     ] {
         cmd = cmd.mut_arg(id, other);
     }
@@ -621,6 +626,7 @@ fn native_options(cmd: Command) -> Command {
             "with --version: also list the backends and CPU features",
         ));
     let cmd = walk_options(cmd);
+    let cmd = state_options(cmd);
     let cmd = store_options(cmd);
     let cmd = tree_options(cmd);
     output_options(cmd)
@@ -723,6 +729,51 @@ fn walk_options(cmd: Command) -> Command {
         )
         .help_heading("Walking directories and lists"),
     )
+}
+
+/// `--state` and `--rescan` (the verified-state file, [`crate::state`]).
+fn state_options(cmd: Command) -> Command {
+    const H: &str = "Verified state";
+    cmd.arg(
+        Arg::new("state")
+            .long("state")
+            .value_name("FILE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "when hashing: take the digest of a file unchanged since FILE recorded it \
+                 (size, mtime, ctime, inode) from FILE instead of reading it; record what is read",
+            )
+            .help_heading(H),
+    )
+    .arg(
+        Arg::new("rescan")
+            .long("rescan")
+            .value_name("BYTES|N%")
+            .help("with --state: also read again the files read longest ago, up to BYTES (K, M, G, T) or N% of the state's bytes")
+            .help_heading(H),
+    )
+}
+
+/// `--state FILE` and `--rescan`.
+fn state_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::StateFile>, Error> {
+    let rescan = m.get_one::<String>("rescan");
+    let Some(path) = m.get_one::<OsString>("state") else {
+        if rescan.is_some() {
+            return Err(Error::usage("the --rescan option is meaningful only with --state"));
+        }
+        return Ok(None);
+    };
+    if path.is_empty() {
+        return Err(Error::usage("--state needs a file, not an empty name"));
+    }
+    let rescan = match rescan {
+        Some(r) => crate::state::Rescan::parse(r).map_err(Error::usage)?,
+        None => crate::state::Rescan::None,
+    };
+    Ok(Some(crate::config::StateFile {
+        path: std::path::PathBuf::from(path),
+        rescan,
+    }))
 }
 
 /// The object stores' checksums: S3, GCS, HDFS.

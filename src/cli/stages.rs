@@ -606,6 +606,18 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
     if native.json && t.raw {
         return Err(Error::usage("--json and --raw are mutually exclusive"));
     }
+    if native.state.is_some() {
+        if t.check {
+            return Err(Error::usage(
+                "the --state option is meaningful only when hashing (a check always reads every file)",
+            ));
+        }
+        if native.store.is_some() || native.tree.is_some() {
+            return Err(Error::usage(
+                "--state records digests of files; it does not go with the object stores' or tree checksums",
+            ));
+        }
+    }
     if native.install_links.is_some() && !low.operands.is_empty() {
         return Err(Error::usage("--install-links takes no FILE operands"));
     }
@@ -778,6 +790,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
         store,
         tree: native.tree,
         inputs,
+        state: native.state,
     };
     Config {
         common,

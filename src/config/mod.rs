@@ -216,6 +216,18 @@ pub struct HashJob {
     pub tree: Option<TreeHash>,
     /// What to hash.
     pub inputs: InputList,
+    /// `--state FILE` (native face only): digests of unchanged files are
+    /// taken from FILE, and what is read is recorded there.
+    pub state: Option<StateFile>,
+}
+
+/// `--state FILE` and `--rescan` ([`crate::state`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateFile {
+    /// The state file.
+    pub path: std::path::PathBuf,
+    /// How much unchanged data to read again, oldest first.
+    pub rescan: crate::state::Rescan,
 }
 
 /// A digest of a whole tree, as another tool computes it.
