@@ -40,6 +40,7 @@ mod shasum;
 // `--key` needs the `signatures` feature (on by default).
 #[cfg(feature = "signatures")]
 mod signatures;
+mod state;
 mod stores;
 mod trees;
 mod vectors;
