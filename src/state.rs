@@ -189,7 +189,7 @@ impl Record {
     /// Whether the file may have changed in the same timestamp granule
     /// as it was read (see [`RACY_NS`]).
     pub fn racy(&self) -> bool {
-        self.meta.mtime_ns.max(self.meta.ctime_ns) > self.read_ns.saturating_sub(RACY_NS)
+        self.meta.mtime_ns.max(self.meta.ctime_ns) >= self.read_ns.saturating_sub(RACY_NS)
     }
 }
 
