@@ -93,6 +93,8 @@ struct Native {
     signed: Option<crate::config::Signed>,
     /// `--state FILE` and `--rescan`.
     state: Option<crate::config::StateFile>,
+    /// `--s3-report REPORT` and `--root DIR`.
+    s3_report: Option<(OsString, OsString)>,
 }
 
 /// Reads `--key`, `--signature`, `--namespace`, `--min-signatures` and
@@ -431,6 +433,7 @@ impl Native {
             audit,
             signed: signed_from_matches(m)?,
             state: state_from_matches(m)?,
+            s3_report: s3_report_from_matches(m)?,
         })
     }
 }
@@ -502,6 +505,8 @@ fn completion_command() -> Command {
         .mut_arg("files", files)
         .mut_arg("files-from", files)
         .mut_arg("state", files)
+        .mut_arg("s3-report", files)
+        .mut_arg("root", dirs)
         .mut_arg("key", files)
         .mut_arg("signature", files)
         .mut_arg("audit", dirs)
@@ -731,9 +736,10 @@ fn walk_options(cmd: Command) -> Command {
     )
 }
 
-/// `--state` and `--rescan` (the verified-state file, [`crate::state`]).
+/// `--state` and `--rescan` (the verified-state file, [`crate::state`]);
+/// `--s3-report` and `--root` ([`crate::check::s3report`]).
 fn state_options(cmd: Command) -> Command {
-    const H: &str = "Verified state";
+    const H: &str = "Verified state and transfer reports";
     cmd.arg(
         Arg::new("state")
             .long("state")
@@ -752,6 +758,39 @@ fn state_options(cmd: Command) -> Command {
             .help("with --state: also read again the files read longest ago, up to BYTES (K, M, G, T) or N% of the state's bytes")
             .help_heading(H),
     )
+    .arg(
+        Arg::new("s3-report")
+            .long("s3-report")
+            .value_name("REPORT")
+            .value_parser(clap::value_parser!(OsString))
+            .help("verify the checksums of an S3 Batch Operations \"Compute checksum\" completion report (CSV) against DIR/KEY")
+            .help_heading(H),
+    )
+    .arg(
+        Arg::new("root")
+            .long("root")
+            .value_name("DIR")
+            .value_parser(clap::value_parser!(OsString))
+            .help("with --s3-report: the directory that holds the local copies of the report's keys")
+            .help_heading(H),
+    )
+}
+
+/// `--s3-report REPORT` and `--root DIR`.
+fn s3_report_from_matches(m: &clap::ArgMatches) -> Result<Option<(OsString, OsString)>, Error> {
+    let report = m.get_one::<OsString>("s3-report").cloned();
+    let root = m.get_one::<OsString>("root").cloned();
+    match (report, root) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => Err(Error::usage("the --root option is meaningful only with --s3-report")),
+        (Some(_), None) => Err(Error::usage(
+            "--s3-report needs --root DIR: the directory that holds the local copies of the report's keys",
+        )),
+        (Some(r), Some(d)) if r.is_empty() || d.is_empty() => {
+            Err(Error::usage("--s3-report and --root need a name, not an empty one"))
+        }
+        (Some(r), Some(d)) => Ok(Some((r, d))),
+    }
 }
 
 /// `--state FILE` and `--rescan`.

@@ -372,6 +372,10 @@ pub struct CheckJob {
     pub debug: bool,
     /// The checksum files (`-` is standard input), no walk.
     pub checksum_files: InputList,
+    /// `--s3-report` (native face only): the checksum files are S3 Batch
+    /// Operations completion reports, their keys relative to this
+    /// directory (`--root`; [`crate::check::s3report`]).
+    pub s3_report_root: Option<std::ffi::OsString>,
     /// `--audit DIR` (native face): the one checksum file's names are
     /// relative to DIR, and DIR is walked for files it does not list; each
     /// file is reported as matching, changed, missing, new or unreadable
