@@ -474,7 +474,7 @@ mod tests {
             (&AWS_EXAMPLE.replace("FULL_OBJECT", "COMPOSITE"), "a COMPOSITE CRC32 checksum"),
             (&AWS_EXAMPLE.replace("\"\"CRC32\"\"", "\"\"XXHASH64\"\""), "S3's XXHASH64 is not an algorithm mhash has"),
             (&AWS_EXAMPLE.replace("6D2F5339", "6D2F5338"), "differ"),
-            (&AWS_EXAMPLE.replace("6D2F5339", "6D2F53"), "not hex"),
+            (&AWS_EXAMPLE.replace("6D2F5339", "6D2F5G39"), "not hex"),
         ] {
             let (_, f) = one(line);
             let Line::Unverifiable(m) = parse_record(&f) else { panic!("{line}") };
