@@ -226,7 +226,9 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
             if g.line > 0 {
                 msg.extend_from_slice(format!(": line {}", g.line).as_bytes());
             }
-            msg.extend_from_slice(format!(": {}; ignoring the state file (every file is read)", g.cause).as_bytes());
+            msg.extend_from_slice(
+                format!(": {}; ignoring the state file (every file is read)", g.cause).as_bytes(),
+            );
             con.error_msg(&msg);
         }
         std::sync::Mutex::new(st)
@@ -243,7 +245,14 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
                     st.counts.taken += 1;
                     st.counts.oldest_ns = Some(st.counts.oldest_ns.map_or(*at, |o| o.min(*at)));
                 }
-                (Seen::Read { meta, read_ns, rescanned }, Ok(d)) => {
+                (
+                    Seen::Read {
+                        meta,
+                        read_ns,
+                        rescanned,
+                    },
+                    Ok(d),
+                ) => {
                     st.counts.read += 1;
                     st.counts.rescanned += u64::from(*rescanned);
                     let mut rest = &d.digest[..];
@@ -264,7 +273,13 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
             }
         }
         if taken && per_file_debug {
-            con.error_msg(&[quote::quotef(&name), b": taken from the state file (not read)".to_vec()].concat());
+            con.error_msg(
+                &[
+                    quote::quotef(&name),
+                    b": taken from the state file (not read)".to_vec(),
+                ]
+                .concat(),
+            );
         }
         if let Some(lines) = &crc_debug
             && opened(&r)

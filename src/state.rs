@@ -415,7 +415,12 @@ fn parse(bytes: &[u8]) -> Result<HashMap<Key, Record>, Garbled> {
         serde_json::from_str(head).map_err(|e| garbled(1, format!("not a state header: {e}")))?;
     match head.get("mhash_state").and_then(|v| v.as_u64()) {
         Some(VERSION) => {}
-        Some(v) => return Err(garbled(1, format!("state format version {v}; this mhash reads version {VERSION}"))),
+        Some(v) => {
+            return Err(garbled(
+                1,
+                format!("state format version {v}; this mhash reads version {VERSION}"),
+            ));
+        }
         None => return Err(garbled(1, "not a state header (no \"mhash_state\")".into())),
     }
     let mut map = HashMap::new();
@@ -430,10 +435,25 @@ fn parse(bytes: &[u8]) -> Result<HashMap<Key, Record>, Garbled> {
 
 /// One record line's key and record.
 fn record_of(v: &serde_json::Value) -> Result<(Key, Record), String> {
-    let s = |k: &str| v.get(k).and_then(|x| x.as_str()).ok_or_else(|| format!("no \"{k}\" string"));
-    let u = |k: &str| v.get(k).and_then(|x| x.as_u64()).ok_or_else(|| format!("no \"{k}\" number"));
-    let i = |k: &str| v.get(k).and_then(|x| x.as_i64()).ok_or_else(|| format!("no \"{k}\" number"));
-    let name = match (v.get("path").and_then(|x| x.as_str()), v.get("path_hex").and_then(|x| x.as_str())) {
+    let s = |k: &str| {
+        v.get(k)
+            .and_then(|x| x.as_str())
+            .ok_or_else(|| format!("no \"{k}\" string"))
+    };
+    let u = |k: &str| {
+        v.get(k)
+            .and_then(|x| x.as_u64())
+            .ok_or_else(|| format!("no \"{k}\" number"))
+    };
+    let i = |k: &str| {
+        v.get(k)
+            .and_then(|x| x.as_i64())
+            .ok_or_else(|| format!("no \"{k}\" number"))
+    };
+    let name = match (
+        v.get("path").and_then(|x| x.as_str()),
+        v.get("path_hex").and_then(|x| x.as_str()),
+    ) {
         (Some(p), None) => p.as_bytes().to_vec(),
         (None, Some(h)) => hex::decode(h).map_err(|e| format!("\"path_hex\": {e}"))?,
         _ => return Err("no \"path\" or \"path_hex\" string (one of them)".into()),
@@ -448,7 +468,12 @@ fn record_of(v: &serde_json::Value) -> Result<(Key, Record), String> {
         return Err(format!("unknown algorithm \"{algo}\""));
     }
     let digest = s("digest")?;
-    if digest.is_empty() || !digest.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) || digest.len() % 2 != 0 {
+    if digest.is_empty()
+        || !digest
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        || digest.len() % 2 != 0
+    {
         return Err("\"digest\" is not lower-case hex".into());
     }
     let rec = Record {
@@ -607,7 +632,11 @@ mod tests {
             (format!("{head}{good}{}", &good[..40]), 3, "cut short"),
             (format!("{head}{good}{{\"path\":\"a\"}}\n"), 3, "no \"algo\""),
             (format!("{head}{}", good.replace("\"00\"", "\"0G\"")), 2, "hex"),
-            (format!("{head}{}", good.replace("sha256", "nope")), 2, "unknown algorithm"),
+            (
+                format!("{head}{}", good.replace("sha256", "nope")),
+                2,
+                "unknown algorithm",
+            ),
         ] {
             let g = parse(text.as_bytes()).unwrap_err();
             assert_eq!(g.line, line, "{text:?}: {}", g.cause);

@@ -53,11 +53,17 @@ fn a_report_is_verified_against_the_local_copies() {
     assert_eq!(code, Some(1));
     // --quiet: only the failures; --status: nothing but the read error.
     let (out, _, code) = run(&["--s3-report", "report.csv", "--root", "root", "--quiet"]);
-    assert_eq!(out, "root/changed.txt: FAILED\nroot/not-here.txt: FAILED open or read\n");
+    assert_eq!(
+        out,
+        "root/changed.txt: FAILED\nroot/not-here.txt: FAILED open or read\n"
+    );
     assert_eq!(code, Some(1));
     let (out, err, code) = run(&["--s3-report", "report.csv", "--root", "root", "--status"]);
     assert_eq!((out.as_str(), code), ("", Some(1)));
-    assert_eq!(err, format!("{p}: root/not-here.txt: No such file or directory\n"));
+    assert_eq!(
+        err,
+        format!("{p}: root/not-here.txt: No such file or directory\n")
+    );
 }
 
 #[test]
@@ -73,7 +79,10 @@ fn a_report_of_matching_copies_passes() {
         .args(["--quiet"])
         .output()
         .unwrap();
-    assert_eq!((o.stdout.as_slice(), o.stderr.as_slice(), o.status.code()), (&b""[..], &b""[..], Some(0)));
+    assert_eq!(
+        (o.stdout.as_slice(), o.stderr.as_slice(), o.status.code()),
+        (&b""[..], &b""[..], Some(0))
+    );
 }
 
 #[test]
@@ -87,12 +96,21 @@ fn aws_example_lines_are_read_and_failed_tasks_named() {
     ]);
     let p = util::prog();
     assert_eq!(code, Some(1));
-    assert!(out.ends_with("s3-standard-1mb-test-object: FAILED open or read\n"), "{out}");
+    assert!(
+        out.ends_with("s3-standard-1mb-test-object: FAILED open or read\n"),
+        "{out}"
+    );
     let f = "aws-example-compute-checksum.csv";
     for (line, why) in [
-        (2, "SSE-C encryption type is not supported for this operation\", \"errorCode\": \"400\"}"),
+        (
+            2,
+            "SSE-C encryption type is not supported for this operation\", \"errorCode\": \"400\"}",
+        ),
         (3, "Key not found\", \"errorCode\": \"404\"}"),
-        (4, "Internal server error, please retry\", \"errorCode\": \"500\"}"),
+        (
+            4,
+            "Internal server error, please retry\", \"errorCode\": \"500\"}",
+        ),
     ] {
         let want = format!(
             "{p}: {f}: {line}: S3 computed no checksum for 'image_14975' (task failed, PermanentFailure, 200): \
@@ -100,7 +118,12 @@ fn aws_example_lines_are_read_and_failed_tasks_named() {
         );
         assert!(err.contains(&want), "{err}\nwanted: {want}");
     }
-    assert!(err.ends_with(&format!("{p}: WARNING: 3 report lines named no checksum that could be verified\n")), "{err}");
+    assert!(
+        err.ends_with(&format!(
+            "{p}: WARNING: 3 report lines named no checksum that could be verified\n"
+        )),
+        "{err}"
+    );
 }
 
 #[test]
@@ -117,13 +140,20 @@ fn unverifiable_lines_are_named_with_their_line_number() {
     ]
     .join("\n");
     std::fs::write(t.path().join("r.csv"), format!("{report}\n")).unwrap();
-    let o = mhash(t.path()).args(["--s3-report", "r.csv", "--root", "."]).output().unwrap();
+    let o = mhash(t.path())
+        .args(["--s3-report", "r.csv", "--root", "."])
+        .output()
+        .unwrap();
     let err = String::from_utf8(o.stderr).unwrap();
     let p = util::prog();
     for want in [
-        format!("{p}: r.csv: 1: 's3-standard-1mb-test-object': a COMPOSITE CRC32 checksum (of the upload's parts) cannot be checked without the part size: 'mhash --s3-composite -a crc32b --part-size SIZE' computes it"),
+        format!(
+            "{p}: r.csv: 1: 's3-standard-1mb-test-object': a COMPOSITE CRC32 checksum (of the upload's parts) cannot be checked without the part size: 'mhash --s3-composite -a crc32b --part-size SIZE' computes it"
+        ),
         format!("{p}: r.csv: 2: 's3-standard-1mb-test-object': S3's XXHASH64 is not an algorithm mhash has"),
-        format!("{p}: r.csv: 3: 3 fields, not the 7 of a Batch Operations completion report (Bucket, Key, VersionId, TaskStatus, HTTPStatusCode, ErrorCode, ResultMessage)"),
+        format!(
+            "{p}: r.csv: 3: 3 fields, not the 7 of a Batch Operations completion report (Bucket, Key, VersionId, TaskStatus, HTTPStatusCode, ErrorCode, ResultMessage)"
+        ),
         format!("{p}: r.csv: 4: the key '../escape' leads outside --root"),
         format!("{p}: r.csv: 5: \"checksum_hex\" and \"checksum_base64\" differ"),
         format!("{p}: r.csv: no properly formatted checksum lines found"),
@@ -139,14 +169,30 @@ fn unverifiable_lines_are_named_with_their_line_number() {
 fn s3_report_usage_errors() {
     let p = util::prog();
     for (args, msg) in [
-        (&["--s3-report", "report.csv"][..], "--s3-report needs --root DIR: the directory that holds the local copies of the report's keys"),
-        (&["--root", "root", "f"][..], "the --root option is meaningful only with --s3-report"),
-        (&["--s3-report", "report.csv", "--root", "root", "f"][..], "--s3-report reads one report and takes no FILE operands (the files are DIR/KEY, under --root)"),
-        (&["--s3-report", "report.csv", "--root", "root", "--state", "s"][..], "the --state option is meaningful only when hashing (a check always reads every file)"),
+        (
+            &["--s3-report", "report.csv"][..],
+            "--s3-report needs --root DIR: the directory that holds the local copies of the report's keys",
+        ),
+        (
+            &["--root", "root", "f"][..],
+            "the --root option is meaningful only with --s3-report",
+        ),
+        (
+            &["--s3-report", "report.csv", "--root", "root", "f"][..],
+            "--s3-report reads one report and takes no FILE operands (the files are DIR/KEY, under --root)",
+        ),
+        (
+            &["--s3-report", "report.csv", "--root", "root", "--state", "s"][..],
+            "the --state option is meaningful only when hashing (a check always reads every file)",
+        ),
     ] {
         let (out, err, code) = run(args);
         assert_eq!((out.as_str(), code), ("", Some(1)), "{args:?}");
-        assert_eq!(err.lines().next(), Some(format!("{p}: {msg}").as_str()), "{args:?}");
+        assert_eq!(
+            err.lines().next(),
+            Some(format!("{p}: {msg}").as_str()),
+            "{args:?}"
+        );
     }
     let (_, err, code) = run(&["--s3-report", "no-such.csv", "--root", "root"]);
     assert_eq!(code, Some(1));

@@ -135,9 +135,18 @@ fn a_changed_file_is_read_again_even_with_its_old_mtime() {
     // Windows nothing but the mtime... so there the size changes too).
     let f = t.path().join("d/f002");
     let old = fs::metadata(&f).unwrap().modified().unwrap();
-    let new = if cfg!(unix) { "FILE 2\n".repeat(3) } else { "changed\n".to_string() };
+    let new = if cfg!(unix) {
+        "FILE 2\n".repeat(3)
+    } else {
+        "changed\n".to_string()
+    };
     fs::write(&f, &new).unwrap();
-    fs::File::options().write(true).open(&f).unwrap().set_modified(old).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&f)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
     want = want.replace(&sha256("file 2\n".repeat(3).as_bytes()), &sha256(new.as_bytes()));
     let (out, err, _) = run(t.path(), &["-r", "d", "--state", "s.json"]);
     assert_eq!(out, want);
@@ -154,8 +163,14 @@ fn a_truncated_or_garbled_state_is_reported_and_ignored() {
     let p = util::prog();
     let ignoring = "; ignoring the state file (every file is read)";
     let cases = [
-        (good[..good.len() - 10].to_string(), format!("{p}: s.json: line 4: the last line is cut short (no newline){ignoring}")),
-        (String::new(), format!("{p}: s.json: line 1: empty file, no header{ignoring}")),
+        (
+            good[..good.len() - 10].to_string(),
+            format!("{p}: s.json: line 4: the last line is cut short (no newline){ignoring}"),
+        ),
+        (
+            String::new(),
+            format!("{p}: s.json: line 1: empty file, no header{ignoring}"),
+        ),
         (
             good.replacen("\"mhash_state\":1", "\"mhash_state\":9", 1),
             format!("{p}: s.json: line 1: state format version 9; this mhash reads version 1{ignoring}"),
@@ -164,7 +179,10 @@ fn a_truncated_or_garbled_state_is_reported_and_ignored() {
             good.replacen("\"size\":", "\"size\":-", 1),
             format!("{p}: s.json: line 2: no \"size\" number{ignoring}"),
         ),
-        (format!("{good}not json\n"), format!("{p}: s.json: line 5: expected ident at line 1 column 2{ignoring}")),
+        (
+            format!("{good}not json\n"),
+            format!("{p}: s.json: line 5: expected ident at line 1 column 2{ignoring}"),
+        ),
     ];
     for (text, msg) in cases {
         fs::write(t.path().join("s.json"), &text).unwrap();
@@ -174,7 +192,13 @@ fn a_truncated_or_garbled_state_is_reported_and_ignored() {
         assert_eq!(lines.next(), Some(msg.as_str()));
         assert_eq!(lines.next(), Some(summary("s.json", 0, 3).as_str()));
         // The run wrote a good state again.
-        assert!(fs::read_to_string(t.path().join("s.json")).unwrap().lines().count() == 4);
+        assert!(
+            fs::read_to_string(t.path().join("s.json"))
+                .unwrap()
+                .lines()
+                .count()
+                == 4
+        );
     }
 }
 
@@ -188,7 +212,11 @@ fn rescan_reads_the_oldest_files_until_every_file_was_read_again() {
         let text = fs::read_to_string(t.path().join("s.json")).unwrap();
         text.lines()
             .skip(1)
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["read_ns"].as_i64().unwrap())
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["read_ns"]
+                    .as_i64()
+                    .unwrap()
+            })
             .collect()
     };
     let first = read_times();
@@ -196,12 +224,21 @@ fn rescan_reads_the_oldest_files_until_every_file_was_read_again() {
     for _ in 0..4 {
         let (out, err, _) = run(t.path(), &["-r", "d", "--state", "s.json", "--rescan", "1"]);
         assert_eq!(out, want);
-        assert!(err.starts_with(&format!("{} (1 by --rescan)", summary("s.json", 3, 1))), "{err}");
+        assert!(
+            err.starts_with(&format!("{} (1 by --rescan)", summary("s.json", 3, 1))),
+            "{err}"
+        );
     }
     let after = read_times();
-    assert!(first.iter().zip(&after).all(|(a, b)| b > a), "{first:?} {after:?}");
+    assert!(
+        first.iter().zip(&after).all(|(a, b)| b > a),
+        "{first:?} {after:?}"
+    );
     let (_, err, _) = run(t.path(), &["-r", "d", "--state", "s.json", "--rescan", "100%"]);
-    assert!(err.starts_with(&format!("{} (4 by --rescan)", summary("s.json", 0, 4))), "{err}");
+    assert!(
+        err.starts_with(&format!("{} (4 by --rescan)", summary("s.json", 0, 4))),
+        "{err}"
+    );
 }
 
 #[test]
@@ -212,8 +249,11 @@ fn shards_writing_one_state_at_once_lose_no_record() {
     let names: Vec<String> = (0..40).map(|i| format!("d/f{i:03}")).collect();
     let spawn = |part: &[String]| {
         let mut c = util::command(util::MHASH);
-        c.current_dir(t.path()).args(["--state", "s.json", "-j1"]).args(part);
-        c.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+        c.current_dir(t.path())
+            .args(["--state", "s.json", "-j1"])
+            .args(part);
+        c.stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
         c.spawn().unwrap()
     };
     let mut kids: Vec<_> = names.chunks(10).map(spawn).collect();
@@ -249,7 +289,16 @@ fn a_kill_mid_run_leaves_a_usable_state() {
     for kill_after_ms in [300u64, 5600, 6200] {
         let _ = fs::remove_file(t.path().join("s.json"));
         let mut strace = util::command("strace")
-            .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=read", "-e", "inject=read:delay_exit=30000"])
+            .args([
+                "-f",
+                "-qq",
+                "-o",
+                "/dev/null",
+                "-e",
+                "trace=read",
+                "-e",
+                "inject=read:delay_exit=30000",
+            ])
             .arg(util::MHASH)
             .args(["-r", "d", "--state", "s.json", "-j1"])
             .current_dir(t.path())
@@ -259,9 +308,21 @@ fn a_kill_mid_run_leaves_a_usable_state() {
             .unwrap();
         std::thread::sleep(Duration::from_millis(kill_after_ms));
         // mhash is strace's child: kill it, not strace.
-        let children = fs::read_to_string(format!("/proc/{}/task/{}/children", strace.id(), strace.id())).unwrap();
-        let pid: i32 = children.split_whitespace().next().expect("mhash still running").parse().unwrap();
-        assert!(util::command("kill").args(["-9", &pid.to_string()]).status().unwrap().success());
+        let children =
+            fs::read_to_string(format!("/proc/{}/task/{}/children", strace.id(), strace.id())).unwrap();
+        let pid: i32 = children
+            .split_whitespace()
+            .next()
+            .expect("mhash still running")
+            .parse()
+            .unwrap();
+        assert!(
+            util::command("kill")
+                .args(["-9", &pid.to_string()])
+                .status()
+                .unwrap()
+                .success()
+        );
         strace.wait().unwrap();
         let (out, err, code) = run(t.path(), &["-r", "d", "--state", "s.json"]);
         assert_eq!((out.as_str(), code), (want.as_str(), Some(0)));
@@ -285,15 +346,34 @@ fn state_options_errors() {
     fs::write(t.path().join("f"), "x").unwrap();
     let p = util::prog();
     for (args, msg) in [
-        (&["--rescan", "5%", "f"][..], "the --rescan option is meaningful only with --state"),
-        (&["--state", "s", "--rescan", "5X", "f"][..], "invalid --rescan value '5X': give bytes (a whole number, optionally with K, M, G or T) or a percentage such as 5%"),
-        (&["--state", "s", "-c", "f"][..], "the --state option is meaningful only when hashing (a check always reads every file)"),
-        (&["--state", "s", "--s3-etag", "f"][..], "--state records digests of files; it does not go with the object stores' or tree checksums"),
-        (&["--state", "", "f"][..], "--state needs a file, not an empty name"),
+        (
+            &["--rescan", "5%", "f"][..],
+            "the --rescan option is meaningful only with --state",
+        ),
+        (
+            &["--state", "s", "--rescan", "5X", "f"][..],
+            "invalid --rescan value '5X': give bytes (a whole number, optionally with K, M, G or T) or a percentage such as 5%",
+        ),
+        (
+            &["--state", "s", "-c", "f"][..],
+            "the --state option is meaningful only when hashing (a check always reads every file)",
+        ),
+        (
+            &["--state", "s", "--s3-etag", "f"][..],
+            "--state records digests of files; it does not go with the object stores' or tree checksums",
+        ),
+        (
+            &["--state", "", "f"][..],
+            "--state needs a file, not an empty name",
+        ),
     ] {
         let (out, err, code) = run(t.path(), args);
         assert_eq!((out.as_str(), code), ("", Some(1)), "{args:?}");
-        assert_eq!(err.lines().next(), Some(format!("{p}: {msg}").as_str()), "{args:?}");
+        assert_eq!(
+            err.lines().next(),
+            Some(format!("{p}: {msg}").as_str()),
+            "{args:?}"
+        );
     }
     // A state in a directory that cannot be written: the digests are
     // printed, the error names the file, the run fails.
@@ -303,7 +383,9 @@ fn state_options_errors() {
         assert_eq!(out, format!("{}  f\n", sha256(b"x")));
         assert_eq!(code, Some(1));
         assert!(
-            err.starts_with(&format!("{p}: no/such/dir/s.json: cannot write the state: No such file or directory\n")),
+            err.starts_with(&format!(
+                "{p}: no/such/dir/s.json: cannot write the state: No such file or directory\n"
+            )),
             "{err}"
         );
     }

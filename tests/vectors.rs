@@ -909,8 +909,18 @@ fn adler32_matches_zlib() {
             k => panic!("unknown input kind {k}"),
         };
         for b in backends(alg) {
-            assert_eq!(to_hex(&one_shot(b, alg, &msg)), want, "{line:.40} on {}", b.name());
-            assert_eq!(to_hex(&streamed(b, alg, &msg)), want, "{line:.40} on {} streamed", b.name());
+            assert_eq!(
+                to_hex(&one_shot(b, alg, &msg)),
+                want,
+                "{line:.40} on {}",
+                b.name()
+            );
+            assert_eq!(
+                to_hex(&streamed(b, alg, &msg)),
+                want,
+                "{line:.40} on {} streamed",
+                b.name()
+            );
         }
         n += 1;
     }

@@ -694,12 +694,7 @@ pub(super) static BLAKE2B: [Backend; 4] = [
     backend!("avx2", "blake2b_simd 1", || on(Feature::Avx2), blake2b_simd),
     // blake2b_simd takes AVX2 whenever the CPU has it: offer its SSE4.1
     // path only where AVX2 is absent, not merely turned off.
-    backend!(
-        "sse4.1",
-        "blake2b_simd 1",
-        || on(Feature::Sse41),
-        blake2b_simd
-    ),
+    backend!("sse4.1", "blake2b_simd 1", || on(Feature::Sse41), blake2b_simd),
     backend!(PORTABLE, "mhash", always, |a| Box::new(
         kernels::blake2b::Blake2b::new(a.digest_len())
     )),
@@ -931,7 +926,9 @@ impl Hasher for SimdAdler {
         (self.a, self.b) = (self.update)(self.a, self.b, data);
     }
     fn finalize(self: Box<Self>) -> Vec<u8> {
-        ((u32::from(self.b) << 16) | u32::from(self.a)).to_be_bytes().to_vec()
+        ((u32::from(self.b) << 16) | u32::from(self.a))
+            .to_be_bytes()
+            .to_vec()
     }
 }
 

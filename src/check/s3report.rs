@@ -81,6 +81,9 @@ pub enum Line {
     Unverifiable(String),
 }
 
+/// A CSV record and the line it starts on, or the line and what is wrong.
+pub type Record = Result<(u64, Vec<String>), (u64, String)>;
+
 /// Reads CSV records (RFC 4180) from `r`, one at a time.
 pub struct Records<R> {
     r: R,
@@ -98,14 +101,18 @@ impl<R: BufRead> Records<R> {
     /// # Errors
     /// A read error, a record longer than 1 MiB, or a quote left open at
     /// the end of the file (with the line the record began on).
-    pub fn next_record(&mut self) -> Option<Result<(u64, Vec<String>), (u64, String)>> {
+    pub fn next_record(&mut self) -> Option<Record> {
         let mut raw = Vec::new();
         let start = self.line + 1;
         loop {
-            let before = raw.len();
             match self.r.read_until(b'\n', &mut raw) {
                 Ok(0) if raw.is_empty() => return None,
-                Ok(0) => return Some(Err((start, "a quoted field is not closed at the end of the report".into()))),
+                Ok(0) => {
+                    return Some(Err((
+                        start,
+                        "a quoted field is not closed at the end of the report".into(),
+                    )));
+                }
                 Ok(_) => {}
                 Err(e) => return Some(Err((start, crate::os::strerror(&e)))),
             }
@@ -117,7 +124,6 @@ impl<R: BufRead> Records<R> {
             if raw.iter().filter(|&&b| b == b'"').count() % 2 == 0 {
                 break;
             }
-            let _ = before;
         }
         while matches!(raw.last(), Some(b'\n' | b'\r')) {
             raw.pop();
@@ -141,7 +147,11 @@ fn lenient_failed(raw: &[u8]) -> Option<Vec<String>> {
         return None;
     }
     let m = &f[6];
-    f[6] = m.strip_prefix('"').and_then(|m| m.strip_suffix('"')).unwrap_or(m).replace("\"\"", "\"");
+    f[6] = m
+        .strip_prefix('"')
+        .and_then(|m| m.strip_suffix('"'))
+        .unwrap_or(m)
+        .replace("\"\"", "\"");
     Some(f)
 }
 
@@ -254,11 +264,12 @@ pub fn parse_record(fields: &[String]) -> Line {
     };
     let shown = String::from_utf8_lossy(&key).into_owned();
     // The status is the field that is a number (see the module's doc).
-    let (status, code) = if fields[5].trim().parse::<u16>().is_ok() && fields[4].trim().parse::<u16>().is_err() {
-        (&fields[5], &fields[4])
-    } else {
-        (&fields[4], &fields[5])
-    };
+    let (status, code) =
+        if fields[5].trim().parse::<u16>().is_ok() && fields[4].trim().parse::<u16>().is_err() {
+            (&fields[5], &fields[4])
+        } else {
+            (&fields[4], &fields[5])
+        };
     if fields[3] != "succeeded" {
         let mut why = format!("S3 computed no checksum for '{shown}' (task {}", fields[3]);
         for part in [code, status] {
@@ -329,7 +340,10 @@ pub fn parse_record(fields: &[String]) -> Line {
 fn local_path(root: &OsStr, key: &[u8]) -> Option<PathBuf> {
     let rel = crate::os::bytes_os(key);
     let rel = Path::new(&rel);
-    if rel.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
+    if rel
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
         return None;
     }
     Some(Path::new(root).join(rel))
@@ -389,7 +403,10 @@ pub fn run(con: &mut Console, common: &Common, job: &CheckJob, report: &OsStr, r
             say(
                 con,
                 line,
-                &format!("the key '{}' leads outside --root", String::from_utf8_lossy(&entry.key)),
+                &format!(
+                    "the key '{}' leads outside --root",
+                    String::from_utf8_lossy(&entry.key)
+                ),
             );
             continue;
         };
@@ -411,7 +428,9 @@ pub fn run(con: &mut Console, common: &Common, job: &CheckJob, report: &OsStr, r
                 out.verified(con, at, &shown, entry.algo, Verdict::Mismatch);
             }
             Err(e) => {
-                if job.ignore_missing && crate::os::ErrorClass::of(&e) == Some(crate::os::ErrorClass::NotFound) {
+                if job.ignore_missing
+                    && crate::os::ErrorClass::of(&e) == Some(crate::os::ErrorClass::NotFound)
+                {
                     continue;
                 }
                 con.error_io(&shown, &e);
@@ -467,17 +486,27 @@ mod tests {
     fn failed_and_odd_lines_say_why() {
         let failed = r#"b,image_14975,,failed,200,PermanentFailure,"error details: {""failureMessage"":""Key not found"", ""errorCode"": ""404""}""#;
         let (_, f) = one(failed);
-        let Line::Unverifiable(m) = parse_record(&f) else { panic!() };
+        let Line::Unverifiable(m) = parse_record(&f) else {
+            panic!()
+        };
         assert!(m.starts_with("S3 computed no checksum for 'image_14975' (task failed, PermanentFailure, 200): error details"), "{m}");
         for (line, want) in [
             ("a,b,c\n", "3 fields, not the 7"),
-            (&AWS_EXAMPLE.replace("FULL_OBJECT", "COMPOSITE"), "a COMPOSITE CRC32 checksum"),
-            (&AWS_EXAMPLE.replace("\"\"CRC32\"\"", "\"\"XXHASH64\"\""), "S3's XXHASH64 is not an algorithm mhash has"),
+            (
+                &AWS_EXAMPLE.replace("FULL_OBJECT", "COMPOSITE"),
+                "a COMPOSITE CRC32 checksum",
+            ),
+            (
+                &AWS_EXAMPLE.replace("\"\"CRC32\"\"", "\"\"XXHASH64\"\""),
+                "S3's XXHASH64 is not an algorithm mhash has",
+            ),
             (&AWS_EXAMPLE.replace("6D2F5339", "6D2F5338"), "differ"),
             (&AWS_EXAMPLE.replace("6D2F5339", "6D2F5G39"), "not hex"),
         ] {
             let (_, f) = one(line);
-            let Line::Unverifiable(m) = parse_record(&f) else { panic!("{line}") };
+            let Line::Unverifiable(m) = parse_record(&f) else {
+                panic!("{line}")
+            };
             assert!(m.contains(want), "{line}: {m}");
         }
     }
@@ -485,15 +514,29 @@ mod tests {
     #[test]
     fn csv_quotes_and_line_breaks() {
         let mut r = Records::new(&b"a,\"x,\"\"y\"\"\nz\",c\r\nd,e\n\"open"[..]);
-        assert_eq!(r.next_record().unwrap().unwrap(), (1, vec!["a".into(), "x,\"y\"\nz".into(), "c".into()]));
-        assert_eq!(r.next_record().unwrap().unwrap(), (3, vec!["d".into(), "e".into()]));
+        assert_eq!(
+            r.next_record().unwrap().unwrap(),
+            (1, vec!["a".into(), "x,\"y\"\nz".into(), "c".into()])
+        );
+        assert_eq!(
+            r.next_record().unwrap().unwrap(),
+            (3, vec!["d".into(), "e".into()])
+        );
         assert_eq!(r.next_record().unwrap().unwrap_err().0, 4);
         // AWS's failed-task example, a stray quote in its message.
         let aws = r#"b,image_14975,,failed,200,PermanentFailure,"error details: {""failureMessage"":"Task 28 Key not found", ""errorCode"": ""404""}""#;
         let (_, f) = one(aws);
         assert_eq!(f[3], "failed");
-        assert_eq!(f[6], r#"error details: {"failureMessage":"Task 28 Key not found", "errorCode": "404"}"#);
-        assert!(Records::new(&br#"b,k,,succeeded,200,,"{"x"}""#[..]).next_record().unwrap().is_err());
+        assert_eq!(
+            f[6],
+            r#"error details: {"failureMessage":"Task 28 Key not found", "errorCode": "404"}"#
+        );
+        assert!(
+            Records::new(&br#"b,k,,succeeded,200,,"{"x"}""#[..])
+                .next_record()
+                .unwrap()
+                .is_err()
+        );
         assert!(r.next_record().is_none());
         assert!(split_csv(b"a\"b").is_err());
         assert!(split_csv(b"\"a\"b").is_err());

@@ -782,13 +782,15 @@ fn s3_report_from_matches(m: &clap::ArgMatches) -> Result<Option<(OsString, OsSt
     let root = m.get_one::<OsString>("root").cloned();
     match (report, root) {
         (None, None) => Ok(None),
-        (None, Some(_)) => Err(Error::usage("the --root option is meaningful only with --s3-report")),
+        (None, Some(_)) => Err(Error::usage(
+            "the --root option is meaningful only with --s3-report",
+        )),
         (Some(_), None) => Err(Error::usage(
             "--s3-report needs --root DIR: the directory that holds the local copies of the report's keys",
         )),
-        (Some(r), Some(d)) if r.is_empty() || d.is_empty() => {
-            Err(Error::usage("--s3-report and --root need a name, not an empty one"))
-        }
+        (Some(r), Some(d)) if r.is_empty() || d.is_empty() => Err(Error::usage(
+            "--s3-report and --root need a name, not an empty one",
+        )),
         (Some(r), Some(d)) => Ok(Some((r, d))),
     }
 }
@@ -798,7 +800,9 @@ fn state_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Stat
     let rescan = m.get_one::<String>("rescan");
     let Some(path) = m.get_one::<OsString>("state") else {
         if rescan.is_some() {
-            return Err(Error::usage("the --rescan option is meaningful only with --state"));
+            return Err(Error::usage(
+                "the --rescan option is meaningful only with --state",
+            ));
         }
         return Ok(None);
     };
