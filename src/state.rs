@@ -230,6 +230,9 @@ pub struct State {
     path: PathBuf,
     loaded: HashMap<Key, Record>,
     updates: HashMap<Key, Record>,
+    /// Records were added since the last write (or the file on disk is
+    /// not a good state): the next [`State::save`] writes.
+    dirty: bool,
     rescan: HashSet<Vec<u8>>,
     /// What this run did so far.
     pub counts: Counts,
@@ -271,6 +274,7 @@ impl State {
                 path: path.to_path_buf(),
                 loaded,
                 updates: HashMap::new(),
+                dirty: garbled.is_some(),
                 rescan,
                 counts: Counts::default(),
                 last_write: Instant::now(),
@@ -313,6 +317,7 @@ impl State {
             read_ns,
         };
         self.updates.insert((name.to_vec(), algo.name()), r);
+        self.dirty = true;
     }
 
     /// Writes the state if [`CHECKPOINT_SECS`] have passed since the last
@@ -329,13 +334,18 @@ impl State {
 
     /// Writes the state: under the lock on `FILE.lock`, the records now
     /// in `FILE` (or, where it no longer parses, those loaded) merged with
-    /// this run's, to a temporary file renamed over `FILE`.
+    /// this run's, to a temporary file renamed over `FILE`. Nothing is
+    /// written when nothing was recorded since the last write (a re-run
+    /// over an unchanged tree writes nothing).
     ///
     /// # Errors
     /// Creating, locking, writing, syncing or renaming the files; the
     /// temporary file is removed on a failure after its creation.
     pub fn save(&mut self) -> io::Result<()> {
         self.last_write = Instant::now();
+        if !self.dirty {
+            return Ok(());
+        }
         let lock = lock_path(&self.path);
         let lock = fs::OpenOptions::new()
             .create(true)
@@ -352,6 +362,7 @@ impl State {
         }
         let r = write_atomically(&self.path, &render(&merged));
         drop(lock);
+        self.dirty &= r.is_err();
         r
     }
 }
