@@ -285,9 +285,27 @@ fn a_kill_mid_run_leaves_a_usable_state() {
     let t = TempDir::new().unwrap();
     let want = tree(t.path(), 400);
     settle();
-    let mut taken_after_kill = 0;
-    for kill_after_ms in [300u64, 5600, 6200] {
-        let _ = fs::remove_file(t.path().join("s.json"));
+    // When to kill: at 300 ms (before any checkpoint), as soon as the
+    // first checkpoint's state is there, and as soon as a checkpoint's
+    // temporary file is seen (during a write, where the poll catches it).
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum When {
+        Early,
+        AfterCheckpoint,
+        DuringWrite,
+    }
+    let exists = |prefix: &str| {
+        fs::read_dir(t.path())
+            .unwrap()
+            .any(|e| e.unwrap().file_name().to_string_lossy().starts_with(prefix))
+    };
+    for when in [When::Early, When::AfterCheckpoint, When::DuringWrite] {
+        for e in fs::read_dir(t.path()).unwrap() {
+            let e = e.unwrap();
+            if e.file_name().to_string_lossy().starts_with("s.json") {
+                fs::remove_file(e.path()).unwrap();
+            }
+        }
         let mut strace = util::command("strace")
             .args([
                 "-f",
@@ -306,7 +324,22 @@ fn a_kill_mid_run_leaves_a_usable_state() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(kill_after_ms));
+        let start = std::time::Instant::now();
+        match when {
+            When::Early => std::thread::sleep(Duration::from_millis(300)),
+            When::AfterCheckpoint => {
+                while !t.path().join("s.json").exists() {
+                    assert!(start.elapsed() < Duration::from_secs(20), "no checkpoint in 20 s");
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+            When::DuringWrite => {
+                while !exists("s.json.tmp.") && !t.path().join("s.json").exists() {
+                    assert!(start.elapsed() < Duration::from_secs(20), "no checkpoint in 20 s");
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+            }
+        }
         // mhash is strace's child: kill it, not strace.
         let children =
             fs::read_to_string(format!("/proc/{}/task/{}/children", strace.id(), strace.id())).unwrap();
@@ -324,9 +357,11 @@ fn a_kill_mid_run_leaves_a_usable_state() {
                 .success()
         );
         strace.wait().unwrap();
+        // The state parses (no "ignoring the state file") and the next
+        // run's lines are right.
         let (out, err, code) = run(t.path(), &["-r", "d", "--state", "s.json"]);
-        assert_eq!((out.as_str(), code), (want.as_str(), Some(0)));
-        assert!(!err.contains("ignoring the state file"), "{err}");
+        assert_eq!((out.as_str(), code), (want.as_str(), Some(0)), "{when:?}");
+        assert!(!err.contains("ignoring the state file"), "{when:?}: {err}");
         let last = err.lines().last().unwrap();
         let taken: usize = last
             .split("digests of ")
@@ -334,10 +369,12 @@ fn a_kill_mid_run_leaves_a_usable_state() {
             .and_then(|s| s.split(' ').next())
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("{last}"));
-        taken_after_kill = taken_after_kill.max(taken);
+        match when {
+            When::Early => assert_eq!(taken, 0, "{last}"),
+            When::AfterCheckpoint => assert!(taken > 0, "{last}"),
+            When::DuringWrite => {}
+        }
     }
-    // A checkpoint was written before a kill.
-    assert!(taken_after_kill > 0, "no run was killed after a checkpoint");
 }
 
 #[test]
