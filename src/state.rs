@@ -422,8 +422,8 @@ fn parse(bytes: &[u8]) -> Result<HashMap<Key, Record>, Garbled> {
     let Some((_, head)) = lines.next() else {
         return Err(garbled(1, "empty file, no header".into()));
     };
-    let head: serde_json::Value =
-        serde_json::from_str(head).map_err(|e| garbled(1, format!("not a state header: {e}")))?;
+    let head: serde_json::Value = serde_json::from_str(head)
+        .map_err(|e| garbled(1, format!("not a state header: {}", json_cause(&e))))?;
     match head.get("mhash_state").and_then(|v| v.as_u64()) {
         Some(VERSION) => {}
         Some(v) => {
@@ -437,68 +437,85 @@ fn parse(bytes: &[u8]) -> Result<HashMap<Key, Record>, Garbled> {
     let mut map = HashMap::new();
     for (i, line) in lines {
         let n = i + 1;
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| garbled(n, format!("{e}")))?;
-        let (key, rec) = record_of(&v).map_err(|c| garbled(n, c))?;
+        let l: RecordLine<'_> = serde_json::from_str(line).map_err(|e| garbled(n, json_cause(&e)))?;
+        let (key, rec) = l.record().map_err(|c| garbled(n, c))?;
         map.insert(key, rec);
     }
     Ok(map)
 }
 
-/// One record line's key and record.
-fn record_of(v: &serde_json::Value) -> Result<(Key, Record), String> {
-    let s = |k: &str| {
-        v.get(k)
-            .and_then(|x| x.as_str())
-            .ok_or_else(|| format!("no \"{k}\" string"))
-    };
-    let u = |k: &str| {
-        v.get(k)
-            .and_then(|x| x.as_u64())
-            .ok_or_else(|| format!("no \"{k}\" number"))
-    };
-    let i = |k: &str| {
-        v.get(k)
-            .and_then(|x| x.as_i64())
-            .ok_or_else(|| format!("no \"{k}\" number"))
-    };
-    let name = match (
-        v.get("path").and_then(|x| x.as_str()),
-        v.get("path_hex").and_then(|x| x.as_str()),
-    ) {
-        (Some(p), None) => p.as_bytes().to_vec(),
-        (None, Some(h)) => hex::decode(h).map_err(|e| format!("\"path_hex\": {e}"))?,
-        _ => return Err("no \"path\" or \"path_hex\" string (one of them)".into()),
-    };
-    if name.is_empty() {
-        return Err("an empty path".into());
+/// serde_json's message without its own "at line 1 column C" (the line
+/// is the file's, given before it), the column kept: `invalid value:
+/// integer `-2`, expected u64 (column 118)`.
+fn json_cause(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let tail = format!(" at line {} column {}", e.line(), e.column());
+    match msg.strip_suffix(&tail) {
+        Some(m) => format!("{m} (column {})", e.column()),
+        None => msg,
     }
-    let algo = s("algo")?;
-    if crate::algo::AlgoKind::from_name(algo.split('-').next().unwrap_or(algo)).is_none()
-        && crate::algo::AlgoKind::from_name(algo).is_none()
-    {
-        return Err(format!("unknown algorithm \"{algo}\""));
+}
+
+/// One record line as written (see the module's doc), its strings
+/// borrowed from the file where they hold no escape.
+#[derive(serde::Deserialize)]
+struct RecordLine<'a> {
+    #[serde(borrow, default)]
+    path: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    path_hex: Option<&'a str>,
+    #[serde(borrow)]
+    algo: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    digest: std::borrow::Cow<'a, str>,
+    size: u64,
+    mtime_ns: i64,
+    ctime_ns: i64,
+    ino: u64,
+    dev: u64,
+    read_ns: i64,
+}
+
+impl RecordLine<'_> {
+    /// The key and record, checked: one name, a known algorithm, a
+    /// lower-case hex digest.
+    fn record(self) -> Result<(Key, Record), String> {
+        let name = match (self.path, self.path_hex) {
+            (Some(p), None) => p.as_bytes().to_vec(),
+            (None, Some(h)) => hex::decode(h).map_err(|e| format!("\"path_hex\": {e}"))?,
+            _ => return Err("no \"path\" or \"path_hex\" string (one of them)".into()),
+        };
+        if name.is_empty() {
+            return Err("an empty path".into());
+        }
+        let algo = &*self.algo;
+        if crate::algo::AlgoKind::from_name(algo.split('-').next().unwrap_or(algo)).is_none()
+            && crate::algo::AlgoKind::from_name(algo).is_none()
+        {
+            return Err(format!("unknown algorithm \"{algo}\""));
+        }
+        let digest = &*self.digest;
+        if digest.is_empty()
+            || digest.len() % 2 != 0
+            || !digest
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            return Err("\"digest\" is not lower-case hex".into());
+        }
+        let rec = Record {
+            digest: digest.to_string(),
+            meta: Meta {
+                size: self.size,
+                mtime_ns: self.mtime_ns,
+                ctime_ns: self.ctime_ns,
+                ino: self.ino,
+                dev: self.dev,
+            },
+            read_ns: self.read_ns,
+        };
+        Ok(((name, algo.to_string()), rec))
     }
-    let digest = s("digest")?;
-    if digest.is_empty()
-        || !digest
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        || digest.len() % 2 != 0
-    {
-        return Err("\"digest\" is not lower-case hex".into());
-    }
-    let rec = Record {
-        digest: digest.to_string(),
-        meta: Meta {
-            size: u("size")?,
-            mtime_ns: i("mtime_ns")?,
-            ctime_ns: i("ctime_ns")?,
-            ino: u("ino")?,
-            dev: u("dev")?,
-        },
-        read_ns: i("read_ns")?,
-    };
-    Ok(((name, algo.to_string()), rec))
 }
 
 /// The file's text: the header, then the records sorted by name and
@@ -641,7 +658,11 @@ mod tests {
             ("garbage\n".to_string(), 1, "not a state header"),
             ("{\"mhash_state\":2}\n".to_string(), 1, "version 2"),
             (format!("{head}{good}{}", &good[..40]), 3, "cut short"),
-            (format!("{head}{good}{{\"path\":\"a\"}}\n"), 3, "no \"algo\""),
+            (
+                format!("{head}{good}{{\"path\":\"a\"}}\n"),
+                3,
+                "missing field `algo`",
+            ),
             (format!("{head}{}", good.replace("\"00\"", "\"0G\"")), 2, "hex"),
             (
                 format!("{head}{}", good.replace("sha256", "nope")),

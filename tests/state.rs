@@ -177,11 +177,15 @@ fn a_truncated_or_garbled_state_is_reported_and_ignored() {
         ),
         (
             good.replacen("\"size\":", "\"size\":-", 1),
-            format!("{p}: s.json: line 2: no \"size\" number{ignoring}"),
+            // serde's column: just after `"size":-7` on line 2.
+            format!(
+                "{p}: s.json: line 2: invalid value: integer `-7`, expected u64 (column {}){ignoring}",
+                good.lines().nth(1).unwrap().find("\"size\":").unwrap() + "\"size\":-7".len()
+            ),
         ),
         (
             format!("{good}not json\n"),
-            format!("{p}: s.json: line 5: expected ident at line 1 column 2{ignoring}"),
+            format!("{p}: s.json: line 5: expected ident (column 2){ignoring}"),
         ),
     ];
     for (text, msg) in cases {
