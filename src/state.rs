@@ -434,7 +434,7 @@ fn parse(bytes: &[u8]) -> Result<HashMap<Key, Record>, Garbled> {
         }
         None => return Err(garbled(1, "not a state header (no \"mhash_state\")".into())),
     }
-    let mut map = HashMap::new();
+    let mut map = HashMap::with_capacity(text.len() / 200);
     for (i, line) in lines {
         let n = i + 1;
         let l: RecordLine<'_> = serde_json::from_str(line).map_err(|e| garbled(n, json_cause(&e)))?;
@@ -496,7 +496,7 @@ impl RecordLine<'_> {
         }
         let digest = &*self.digest;
         if digest.is_empty()
-            || digest.len() % 2 != 0
+            || !digest.len().is_multiple_of(2)
             || !digest
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
