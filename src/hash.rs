@@ -13,8 +13,80 @@ use crate::text::quote;
 use crate::walk::Inputs;
 use std::ffi::{OsStr, OsString};
 
-/// One input's name and what reading it gave.
-type Res = (OsString, std::io::Result<Digested>);
+/// One input's name, what reading it gave, and (under `--state`) how the
+/// state served it.
+type Res = (OsString, std::io::Result<Digested>, Option<Seen>);
+
+/// How an input met the state file (`--state`).
+enum Seen {
+    /// Its digests came from the state; the oldest was read at this time
+    /// (nanoseconds since the Unix epoch).
+    Taken(i64),
+    /// It was read, from a regular file whose metadata was `meta` before
+    /// and after the read, which began at `read_ns`.
+    Read {
+        meta: crate::state::Meta,
+        read_ns: i64,
+        rescanned: bool,
+    },
+    /// It was read but gets no record (not a regular file, or changed
+    /// while it was read).
+    Unrecorded,
+}
+
+/// Hashes `name` under `--state`: its digests from `state` where a record
+/// there matches the file's metadata (no byte read), else by `hash`.
+fn hash_with_state(
+    name: &OsStr,
+    algos: &[Algorithm],
+    state: &std::sync::Mutex<crate::state::State>,
+    hash: impl FnOnce() -> std::io::Result<Digested>,
+) -> (std::io::Result<Digested>, Seen) {
+    use crate::state::{Meta, now_ns};
+    let read_ns = now_ns();
+    let before = match std::fs::metadata(name) {
+        Ok(md) if md.is_file() => Meta::of(&md),
+        _ => return (hash(), Seen::Unrecorded),
+    };
+    let key = crate::os::os_bytes(name);
+    let (found, rescanned) = {
+        let st = state.lock().unwrap_or_else(|e| e.into_inner());
+        (st.lookup(&key, algos, &before), st.rescanning(&key))
+    };
+    if let Some((digests, oldest)) = found {
+        let mut digest = Vec::new();
+        for h in digests {
+            match hex::decode(h) {
+                Ok(b) => digest.extend_from_slice(&b),
+                Err(_) => return (hash(), Seen::Unrecorded),
+            }
+        }
+        let d = Digested {
+            digest,
+            size: before.size,
+            method: io::Method::Read,
+            lane_kernel: None,
+            store: None,
+            io_trial: None,
+        };
+        return (Ok(d), Seen::Taken(oldest));
+    }
+    let r = hash();
+    let same = match (&r, std::fs::metadata(name)) {
+        (Ok(d), Ok(md)) => Meta::of(&md) == before && d.size == before.size,
+        _ => false,
+    };
+    let seen = if same {
+        Seen::Read {
+            meta: before,
+            read_ns,
+            rescanned,
+        }
+    } else {
+        Seen::Unrecorded
+    };
+    (r, seen)
+}
 
 /// An operand to hash: its name and, for one that reads standard input
 /// (`-`, `/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), its turn among
@@ -129,7 +201,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
             return None;
         }
         Some(match next.next()? {
-            Err((name, e)) => Item::Done((name, Err(e))),
+            Err((name, e)) => Item::Done((name, Err(e), None)),
             Ok(name) => {
                 let stdin_turn = reads_stdin(&name).then(|| {
                     stdin_operands += 1;
@@ -147,8 +219,68 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     };
     let mut report = crate::report::hash_report(job.json, job.format);
     let mut ok = true;
-    let emit = |(name, r): Res, more: bool| {
+    let state = job.state.as_ref().map(|sf| {
+        let (st, garbled) = crate::state::State::load(&sf.path, sf.rescan);
+        if let Some(g) = garbled {
+            let mut msg = con.quotef(&crate::os::os_bytes(sf.path.as_os_str()));
+            if g.line > 0 {
+                msg.extend_from_slice(format!(": line {}", g.line).as_bytes());
+            }
+            msg.extend_from_slice(
+                format!(": {}; ignoring the state file (every file is read)", g.cause).as_bytes(),
+            );
+            con.error_msg(&msg);
+        }
+        std::sync::Mutex::new(st)
+    });
+    let state = state.as_ref();
+    let mut state_error = false;
+    let emit = |(name, r, seen): Res, more: bool| {
         let name = crate::os::os_bytes(&name);
+        let taken = matches!(seen, Some(Seen::Taken(_)));
+        if let (Some(st), Some(seen)) = (state, &seen) {
+            let mut st = st.lock().unwrap_or_else(|e| e.into_inner());
+            match (seen, &r) {
+                (Seen::Taken(at), _) => {
+                    st.counts.taken += 1;
+                    st.counts.oldest_ns = Some(st.counts.oldest_ns.map_or(*at, |o| o.min(*at)));
+                }
+                (
+                    Seen::Read {
+                        meta,
+                        read_ns,
+                        rescanned,
+                    },
+                    Ok(d),
+                ) => {
+                    st.counts.read += 1;
+                    st.counts.rescanned += u64::from(*rescanned);
+                    let mut rest = &d.digest[..];
+                    for &a in algos {
+                        let (digest, after) = rest.split_at(a.digest_len().min(rest.len()));
+                        rest = after;
+                        st.record(&name, a, digest, *meta, *read_ns);
+                    }
+                }
+                (_, Ok(_)) => st.counts.read += 1,
+                (_, Err(_)) => {}
+            }
+            if let Err(e) = st.checkpoint()
+                && !state_error
+            {
+                state_error = true;
+                state_write_error(con, &job.state, &e);
+            }
+        }
+        if taken && per_file_debug {
+            con.error_msg(
+                &[
+                    quote::quotef(&name),
+                    b": taken from the state file (not read)".to_vec(),
+                ]
+                .concat(),
+            );
+        }
         if let Some(lines) = &crc_debug
             && opened(&r)
         {
@@ -166,7 +298,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
                 }
                 true
             }
-            (_, r) => emit_one(con, &mut *report, &name, algos, r, per_file_debug),
+            (_, r) => emit_one(con, &mut *report, &name, algos, r, per_file_debug && !taken),
         };
         // GNU writes each checksum line when its file is done.
         if !more && flushes_each {
@@ -177,7 +309,8 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
         }
     };
     // Lane kernels take one algorithm; a list reads each file once instead.
-    let lanes = if algos.len() == 1 && job.store.is_none() {
+    // Under --state each file is looked up first: one at a time.
+    let lanes = if algos.len() == 1 && job.store.is_none() && job.state.is_none() {
         io::lanes::lane_count(algo, &opts)
     } else {
         None
@@ -214,13 +347,13 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
                         names.iter().map(|o| (o.name.as_os_str(), algo)).collect();
                     let mut sink =
                         sched::DeliverFn(|op: Option<(usize, std::io::Result<Digested>)>| match op {
-                            Some((i, r)) => out.deliver(from + i, (names[i].name.clone(), r)),
+                            Some((i, r)) => out.deliver(from + i, (names[i].name.clone(), r, None)),
                             None => out.flush(),
                         });
                     io::lanes::digest_batch(&inputs, buf, &opts, &mut |i| started(&names[i].name), &mut sink);
                     if let Some(op) = ops.get(to) {
                         out.flush();
-                        out.deliver(to, (op.name.clone(), hash_stdin(op, buf)));
+                        out.deliver(to, (op.name.clone(), hash_stdin(op, buf), None));
                     }
                     from = to + 1;
                 }
@@ -239,13 +372,21 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
             // the next operand is produced and read; with several, a
             // standard-input operand waits only for its turn.
             let work = |op: Operand, buf: &mut ReadBuf| {
-                let r = if op.stdin_turn.is_some() {
-                    hash_stdin(&op, buf)
-                } else {
-                    started(&op.name);
-                    hash(&op.name, buf)
-                };
-                (op.name, r)
+                if op.stdin_turn.is_some() {
+                    let r = hash_stdin(&op, buf);
+                    return (op.name, r, state.map(|_| Seen::Unrecorded));
+                }
+                started(&op.name);
+                match state {
+                    None => {
+                        let r = hash(&op.name, buf);
+                        (op.name, r, None)
+                    }
+                    Some(st) => {
+                        let (r, seen) = hash_with_state(&op.name, algos, st, || hash(&op.name, buf));
+                        (op.name, r, Some(seen))
+                    }
+                }
             };
             sched::Work::OneByOne(work)
         }
@@ -255,7 +396,59 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
         con.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
         ok = false;
     }
+    if let Some(st) = state {
+        let mut st = st.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = st.save() {
+            if !state_error {
+                state_write_error(con, &job.state, &e);
+            }
+            state_error = true;
+        }
+        state_summary(con, &job.state, &st.counts);
+        ok &= !state_error;
+    }
     ok
+}
+
+/// "FILE: cannot write the state: CAUSE" (once per run).
+fn state_write_error(con: &mut Console, sf: &Option<crate::config::StateFile>, e: &std::io::Error) {
+    let Some(sf) = sf else { return };
+    let mut msg = con.quotef(&crate::os::os_bytes(sf.path.as_os_str()));
+    msg.extend_from_slice(format!(": cannot write the state: {}", crate::os::strerror(e)).as_bytes());
+    con.error_msg(&msg);
+}
+
+/// The summary of a `--state` run on standard error: how many digests
+/// came from the state, how many files were read (and of those how many
+/// for `--rescan`), and when the oldest digest taken was read.
+fn state_summary(con: &mut Console, sf: &Option<crate::config::StateFile>, c: &crate::state::Counts) {
+    let Some(sf) = sf else { return };
+    let mut msg = con.quotef(&crate::os::os_bytes(sf.path.as_os_str()));
+    let files = |n: u64| if n == 1 { "file" } else { "files" };
+    msg.extend_from_slice(
+        format!(
+            ": digests of {} {} taken from the state, {} {} read",
+            c.taken,
+            files(c.taken),
+            c.read,
+            files(c.read)
+        )
+        .as_bytes(),
+    );
+    if c.rescanned > 0 {
+        msg.extend_from_slice(format!(" ({} by --rescan)", c.rescanned).as_bytes());
+    }
+    if let Some(at) = c.oldest_ns {
+        msg.extend_from_slice(
+            format!(
+                "; the oldest taken was read {} ({} ago)",
+                crate::state::iso_utc(at),
+                crate::state::age(crate::state::now_ns() - at)
+            )
+            .as_bytes(),
+        );
+    }
+    con.error_msg(&msg);
 }
 
 /// `--go-h1` / `--nar`: one digest per operand for the whole tree under

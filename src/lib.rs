@@ -35,18 +35,19 @@
 //!
 //! ```text
 //! main     -> cli, app, config, env, report, text, algo, os
-//! cli      -> config, env, algo, bench, error, text, walk, os
+//! cli      -> config, env, algo, bench, error, text, walk, os, state
 //! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress
-//! hash     -> io, sched, report, algo, config, walk, text, os, tree
+//! hash     -> io, sched, report, algo, config, walk, text, os, tree, state
 //! check    -> io, sched, report, algo, config, walk, text, os, sig, progress
 //! install  -> report, config, os, text
 //! report   -> config, algo, progress, text, os
 //! bench    -> algo, error, text
-//! config   -> algo, walk, bench, os
+//! config   -> algo, walk, bench, os, state
 //! progress -> config, os
 //! io       -> algo, sched, config, progress, os
 //! walk     -> text, os
 //! tree     -> algo, config, os
+//! state    -> algo, os
 //! sched    -> os
 //! sig      -> os
 //! text     -> os
@@ -74,6 +75,7 @@ pub mod progress;
 pub mod report;
 pub mod sched;
 pub mod sig;
+pub mod state;
 pub mod text;
 pub mod tree;
 pub mod walk;

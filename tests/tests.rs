@@ -36,10 +36,12 @@ mod proptest_gnu;
 mod published;
 mod reliability;
 mod roundtrip;
+mod s3_report;
 mod shasum;
 // `--key` needs the `signatures` feature (on by default).
 #[cfg(feature = "signatures")]
 mod signatures;
+mod state;
 mod stores;
 mod trees;
 mod vectors;

@@ -884,3 +884,45 @@ fn crc32c_and_crc64nvme_check_values() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// 9. Adler-32 (RFC 1950 8.2; zlib's adler32)
+// ---------------------------------------------------------------------------
+
+/// zlib's `adler32` of short strings, one million `a`s and runs of 0xff
+/// around zlib's `NMAX` (`adler32/zlib-adler32.expected`, computed with
+/// Python's zlib), on every backend here, in one call and streamed.
+#[test]
+fn adler32_matches_zlib() {
+    let text = std::fs::read_to_string(format!("{VECTORS}/adler32/zlib-adler32.expected")).unwrap();
+    let alg = Algorithm::new(AlgoKind::Adler32);
+    let mut n = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut cols = line.splitn(3, '\t');
+        let (want, kind, arg) = (cols.next().unwrap(), cols.next().unwrap(), cols.next().unwrap());
+        let msg = match kind {
+            "text" => arg.as_bytes().to_vec(),
+            "repeat" => {
+                let (count, byte) = arg.split_once("*0x").unwrap();
+                vec![u8::from_str_radix(byte, 16).unwrap(); count.parse().unwrap()]
+            }
+            k => panic!("unknown input kind {k}"),
+        };
+        for b in backends(alg) {
+            assert_eq!(
+                to_hex(&one_shot(b, alg, &msg)),
+                want,
+                "{line:.40} on {}",
+                b.name()
+            );
+            assert_eq!(
+                to_hex(&streamed(b, alg, &msg)),
+                want,
+                "{line:.40} on {} streamed",
+                b.name()
+            );
+        }
+        n += 1;
+    }
+    assert_eq!(n, 14, "every vector read");
+}

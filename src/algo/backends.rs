@@ -694,12 +694,7 @@ pub(super) static BLAKE2B: [Backend; 4] = [
     backend!("avx2", "blake2b_simd 1", || on(Feature::Avx2), blake2b_simd),
     // blake2b_simd takes AVX2 whenever the CPU has it: offer its SSE4.1
     // path only where AVX2 is absent, not merely turned off.
-    backend!(
-        "sse4.1",
-        "blake2b_simd 1",
-        || on(Feature::Sse41) && !Feature::Avx2.detected(),
-        blake2b_simd
-    ),
+    backend!("sse4.1", "blake2b_simd 1", || on(Feature::Sse41), blake2b_simd),
     backend!(PORTABLE, "mhash", always, |a| Box::new(
         kernels::blake2b::Blake2b::new(a.digest_len())
     )),
@@ -918,6 +913,76 @@ pub(super) static CRC64NVME: [Backend; 5] = {
         backend!(PORTABLE, "mhash", always, |_| crc64nvme_own(Engine::Table)),
     ]
 };
+
+/// Adler-32 on one of simd-adler32's kernels (`fn(a, b, data) -> (a, b)`).
+struct SimdAdler {
+    update: simd_adler32::imp::Adler32Imp,
+    a: u16,
+    b: u16,
+}
+
+impl Hasher for SimdAdler {
+    fn update(&mut self, data: &[u8]) {
+        (self.a, self.b) = (self.update)(self.a, self.b, data);
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        ((u32::from(self.b) << 16) | u32::from(self.a))
+            .to_be_bytes()
+            .to_vec()
+    }
+}
+
+/// mhash's scalar Adler-32 ([`kernels::adler32`]).
+struct OwnAdler(kernels::adler32::Adler32);
+
+impl Hasher for OwnAdler {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    fn finalize(self: Box<Self>) -> Vec<u8> {
+        self.0.value().to_be_bytes().to_vec()
+    }
+}
+
+/// A simd-adler32 kernel, or the scalar one where the CPU lacks it (the
+/// backend is then not chosen).
+fn simd_adler(imp: Option<simd_adler32::imp::Adler32Imp>) -> Box<dyn Hasher> {
+    match imp {
+        Some(update) => Box::new(SimdAdler { update, a: 1, b: 0 }),
+        None => Box::new(OwnAdler(kernels::adler32::Adler32::new())),
+    }
+}
+
+/// simd-adler32's kernels (its AVX-512 one needs a nightly compiler),
+/// fastest first, then mhash's scalar one. Each simd-adler32 kernel
+/// checks the CPU itself (`get_imp`) and is offered where mhash's own
+/// feature switches leave the feature on.
+pub(super) static ADLER32: [Backend; 5] = [
+    backend!("avx2", "simd-adler32 0.3", || on(Feature::Avx2), |_| simd_adler(
+        simd_adler32::imp::avx2::get_imp()
+    )),
+    backend!(
+        "ssse3",
+        "simd-adler32 0.3",
+        || not_forced_portable() && simd_adler32::imp::ssse3::get_imp().is_some(),
+        |_| simd_adler(simd_adler32::imp::ssse3::get_imp())
+    ),
+    backend!(
+        "sse2",
+        "simd-adler32 0.3",
+        || not_forced_portable() && simd_adler32::imp::sse2::get_imp().is_some(),
+        |_| simd_adler(simd_adler32::imp::sse2::get_imp())
+    ),
+    backend!(
+        "neon",
+        "simd-adler32 0.3",
+        || not_forced_portable() && simd_adler32::imp::neon::get_imp().is_some(),
+        |_| simd_adler(simd_adler32::imp::neon::get_imp())
+    ),
+    backend!(PORTABLE, "mhash", always, |_| Box::new(OwnAdler(
+        kernels::adler32::Adler32::new()
+    ))),
+];
 
 /// The SIMD path the `blake3` crate takes on this CPU (its own detection
 /// order: AVX-512F+VL, AVX2, SSE4.1, SSE2; NEON on AArch64).

@@ -76,6 +76,10 @@ pub enum AlgoKind {
     /// Linux kernel's CRC-64/Rocksoft): S3's default `x-amz-checksum-crc64nvme`.
     /// Not GNU.
     Crc64Nvme,
+    /// Adler-32 (RFC 1950 8.2, zlib's `adler32`): the checksum that the
+    /// data-transfer services of science grids record and compare (CERN
+    /// FTS, XRootD, dCache, Globus: `ADLER32:xxxxxxxx`). Not GNU.
+    Adler32,
 }
 
 /// The digest lengths, in bytes, at which mhash's own face infers an
@@ -106,7 +110,7 @@ pub struct Algorithm {
 impl AlgoKind {
     /// Every kind, in the order `mhash -c` tries tags (longest tag first where
     /// one tag is a prefix of another).
-    pub const ALL: [AlgoKind; 21] = [
+    pub const ALL: [AlgoKind; 22] = [
         AlgoKind::Sha3_224,
         AlgoKind::Sha3_256,
         AlgoKind::Sha3_384,
@@ -124,6 +128,7 @@ impl AlgoKind {
         AlgoKind::Xxh3,
         AlgoKind::Crc64Nvme,
         AlgoKind::Crc32c,
+        AlgoKind::Adler32,
         AlgoKind::Crc32b,
         AlgoKind::Crc,
         AlgoKind::Sysv,

@@ -172,7 +172,7 @@ use GnuSince::{V9_1, V9_4};
 /// `rows`, once each row's kind is found to be its index: a row out of
 /// place or missing stops the compilation (the table is a `static`, whose
 /// initializer is evaluated at compile time).
-const fn in_declaration_order(rows: [AlgoInfo; 21]) -> [AlgoInfo; 21] {
+const fn in_declaration_order(rows: [AlgoInfo; 22]) -> [AlgoInfo; 22] {
     let mut i = 0;
     while i < rows.len() {
         assert!(
@@ -188,7 +188,7 @@ const fn in_declaration_order(rows: [AlgoInfo; 21]) -> [AlgoInfo; 21] {
 /// row, which `in_declaration_order` proves when the program is
 /// compiled.
 #[rustfmt::skip]
-pub static TABLE: [AlgoInfo; 21] = in_declaration_order([
+pub static TABLE: [AlgoInfo; 22] = in_declaration_order([
     row(AlgoKind::Bsd, "bsd", None, 16, "BSD sum (GNU sum -r)", L, Some(V9_1), &[], &backends::BSD),
     row(AlgoKind::Sysv, "sysv", None, 16, "System V sum (GNU sum -s)", L, Some(V9_1), &[], &backends::SYSV),
     row(AlgoKind::Crc, "crc", None, 32, "POSIX.1-2017 cksum (CRC-32/CKSUM)", L, Some(V9_1), &[], &backends::CRC),
@@ -219,6 +219,7 @@ pub static TABLE: [AlgoInfo; 21] = in_declaration_order([
     row(AlgoKind::Xxh128, "xxh128", Some("XXH128"), 128, "xxHash 0.8 (XXH3_128bits)", N, None, &["xxh128"], &backends::XXH128),
     row(AlgoKind::Crc32c, "crc32c", Some("CRC32C"), 32, "CRC-32/ISCSI (Castagnoli; RFC 3720 B.4)", N, None, &["crc32c"], &backends::CRC32C),
     row(AlgoKind::Crc64Nvme, "crc64nvme", Some("CRC64NVME"), 64, "CRC-64/NVME (NVM Command Set 1.0; the CRC catalogue)", N, None, &["crc64nvme"], &backends::CRC64NVME),
+    row(AlgoKind::Adler32, "adler32", Some("ADLER32"), 32, "Adler-32 (RFC 1950 8.2; zlib adler32)", N, None, &["adler32"], &backends::ADLER32),
 ]);
 
 impl AlgoKind {
@@ -256,7 +257,7 @@ mod tests {
                 | AlgoKind::Sha512 => {}
                 AlgoKind::Sha3_224 | AlgoKind::Sha3_256 | AlgoKind::Sha3_384 | AlgoKind::Sha3_512 => {}
                 AlgoKind::Blake2b | AlgoKind::Sm3 | AlgoKind::Blake3 | AlgoKind::Xxh3 | AlgoKind::Xxh128 => {}
-                AlgoKind::Crc32c | AlgoKind::Crc64Nvme => {}
+                AlgoKind::Crc32c | AlgoKind::Crc64Nvme | AlgoKind::Adler32 => {}
             }
         }
         let mut seen = AlgoKind::declared();
@@ -264,8 +265,8 @@ mod tests {
         assert_eq!(seen.len(), AlgoKind::ALL.len());
         assert_eq!(
             AlgoKind::ALL.len(),
-            AlgoKind::Crc64Nvme as usize + 1,
-            "Crc64Nvme is declared last"
+            AlgoKind::Adler32 as usize + 1,
+            "Adler32 is declared last"
         );
     }
 

@@ -29,6 +29,7 @@ mod lines;
 mod outcome;
 pub mod parse;
 pub mod rules;
+pub mod s3report;
 pub mod shasum;
 mod signed;
 pub mod tally;
@@ -82,6 +83,13 @@ impl Default for Session {
 /// would count every one of them as passed.
 pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
     let files = &job.checksum_files;
+    if let Some(root) = &job.s3_report_root {
+        let mut ok = true;
+        for f in &files.files {
+            ok &= s3report::run(con, common, job, f, root);
+        }
+        return ok;
+    }
     let mut session = Session::default();
     if let (Some(crate::config::AuditDir { dir, walk }), [manifest]) =
         (job.audit.as_deref(), &files.files[..])

@@ -173,6 +173,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             checksum_files: inputs,
             audit: None,
             signed: None,
+            s3_report_root: None,
         })
     } else {
         Job::Hash(HashJob {
@@ -196,6 +197,7 @@ pub fn parse(mut common: Common, args: Vec<OsString>) -> Result<Config, Error> {
             store: None,
             tree: None,
             inputs,
+            state: None,
         })
     };
     Ok(Config { common, job })

@@ -453,6 +453,8 @@ With no FILE, or when FILE is -, read standard input.
       --json             one JSON object per file
       --s3-etag, --gcs   an object store's checksum (also --hdfs, ...)
       --go-h1, --nar     one digest for a whole tree (Go's h1:, Nix's NAR)
+      --state FILE       read only files changed since FILE recorded them
+      --s3-report CSV    verify an S3 Batch Operations checksum report
       --no-progress      never show the progress bar (--progress: always)
       --install-links DIR  md5sum, sha256sum, ... in DIR as links to mhash
       --backends         list the implementation each algorithm uses here

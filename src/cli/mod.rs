@@ -91,6 +91,10 @@ struct Native {
     /// `--key`, `--signature`, `--namespace`: verify each checksum file's
     /// signature first.
     signed: Option<crate::config::Signed>,
+    /// `--state FILE` and `--rescan`.
+    state: Option<crate::config::StateFile>,
+    /// `--s3-report REPORT` and `--root DIR`.
+    s3_report: Option<(OsString, OsString)>,
 }
 
 /// Reads `--key`, `--signature`, `--namespace`, `--min-signatures` and
@@ -433,6 +437,8 @@ impl Native {
             tree: tree_from_matches(m)?,
             audit,
             signed: signed_from_matches(m)?,
+            state: state_from_matches(m)?,
+            s3_report: s3_report_from_matches(m)?,
         })
     }
 }
@@ -503,6 +509,9 @@ fn completion_command() -> Command {
         })
         .mut_arg("files", files)
         .mut_arg("files-from", files)
+        .mut_arg("state", files)
+        .mut_arg("s3-report", files)
+        .mut_arg("root", dirs)
         .mut_arg("key", files)
         .mut_arg("signature", files)
         .mut_arg("audit", dirs)
@@ -518,6 +527,7 @@ fn completion_command() -> Command {
         "hdfs-bytes-per-crc",
         "go-prefix",
         "namespace",
+        "rescan",
     ] {
         cmd = cmd.mut_arg(id, other);
     }
@@ -626,6 +636,7 @@ fn native_options(cmd: Command) -> Command {
             "with --version: also list the backends and CPU features",
         ));
     let cmd = walk_options(cmd);
+    let cmd = state_options(cmd);
     let cmd = store_options(cmd);
     let cmd = tree_options(cmd);
     output_options(cmd)
@@ -728,6 +739,89 @@ fn walk_options(cmd: Command) -> Command {
         )
         .help_heading("Walking directories and lists"),
     )
+}
+
+/// `--state` and `--rescan` (the verified-state file, [`crate::state`]);
+/// `--s3-report` and `--root` ([`crate::check::s3report`]).
+fn state_options(cmd: Command) -> Command {
+    const H: &str = "Verified state and transfer reports";
+    cmd.arg(
+        Arg::new("state")
+            .long("state")
+            .value_name("FILE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "when hashing: take the digest of a file unchanged since FILE recorded it \
+                 (size, mtime, ctime, inode) from FILE instead of reading it; record what is read",
+            )
+            .help_heading(H),
+    )
+    .arg(
+        Arg::new("rescan")
+            .long("rescan")
+            .value_name("BYTES|N%")
+            .help("with --state: also read again the files read longest ago, up to BYTES (K, M, G, T) or N% of the state's bytes")
+            .help_heading(H),
+    )
+    .arg(
+        Arg::new("s3-report")
+            .long("s3-report")
+            .value_name("REPORT")
+            .value_parser(clap::value_parser!(OsString))
+            .help("verify the checksums of an S3 Batch Operations \"Compute checksum\" completion report (CSV) against DIR/KEY")
+            .help_heading(H),
+    )
+    .arg(
+        Arg::new("root")
+            .long("root")
+            .value_name("DIR")
+            .value_parser(clap::value_parser!(OsString))
+            .help("with --s3-report: the directory that holds the local copies of the report's keys")
+            .help_heading(H),
+    )
+}
+
+/// `--s3-report REPORT` and `--root DIR`.
+fn s3_report_from_matches(m: &clap::ArgMatches) -> Result<Option<(OsString, OsString)>, Error> {
+    let report = m.get_one::<OsString>("s3-report").cloned();
+    let root = m.get_one::<OsString>("root").cloned();
+    match (report, root) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => Err(Error::usage(
+            "the --root option is meaningful only with --s3-report",
+        )),
+        (Some(_), None) => Err(Error::usage(
+            "--s3-report needs --root DIR: the directory that holds the local copies of the report's keys",
+        )),
+        (Some(r), Some(d)) if r.is_empty() || d.is_empty() => Err(Error::usage(
+            "--s3-report and --root need a name, not an empty one",
+        )),
+        (Some(r), Some(d)) => Ok(Some((r, d))),
+    }
+}
+
+/// `--state FILE` and `--rescan`.
+fn state_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::StateFile>, Error> {
+    let rescan = m.get_one::<String>("rescan");
+    let Some(path) = m.get_one::<OsString>("state") else {
+        if rescan.is_some() {
+            return Err(Error::usage(
+                "the --rescan option is meaningful only with --state",
+            ));
+        }
+        return Ok(None);
+    };
+    if path.is_empty() {
+        return Err(Error::usage("--state needs a file, not an empty name"));
+    }
+    let rescan = match rescan {
+        Some(r) => crate::state::Rescan::parse(r).map_err(Error::usage)?,
+        None => crate::state::Rescan::None,
+    };
+    Ok(Some(crate::config::StateFile {
+        path: std::path::PathBuf::from(path),
+        rescan,
+    }))
 }
 
 /// The object stores' checksums: S3, GCS, HDFS.

@@ -98,7 +98,10 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
         });
     }
     let old = compat <= GnuCompat::V9_1 && p.is_gnu();
-    let typed = replay(p, &low.opts, p.is_gnu() && !old);
+    let mut typed = replay(p, &low.opts, p.is_gnu() && !old);
+    // `--s3-report` is a check: -c's options (--quiet, --status, --strict,
+    // --ignore-missing) apply.
+    typed.check |= low.native.s3_report.is_some();
     // GNU 8.32's b2sum names the algorithm by its `-a` spelling.
     let b2_name = if compat.is_8_32() { "blake2b" } else { "BLAKE2b" };
     let algo = resolve_algorithm(p, old, b2_name, &typed)?;
@@ -606,6 +609,30 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
     if native.json && t.raw {
         return Err(Error::usage("--json and --raw are mutually exclusive"));
     }
+    if native.s3_report.is_some() {
+        if !low.operands.is_empty() || !native.files_from.is_empty() {
+            return Err(Error::usage(
+                "--s3-report reads one report and takes no FILE operands (the files are DIR/KEY, under --root)",
+            ));
+        }
+        if native.audit.is_some() || native.signed.is_some() || native.walk.is_some() {
+            return Err(Error::usage(
+                "--s3-report does not go with --audit, --key or --recursive",
+            ));
+        }
+    }
+    if native.state.is_some() {
+        if t.check {
+            return Err(Error::usage(
+                "the --state option is meaningful only when hashing (a check always reads every file)",
+            ));
+        }
+        if native.store.is_some() || native.tree.is_some() {
+            return Err(Error::usage(
+                "--state records digests of files; it does not go with the object stores' or tree checksums",
+            ));
+        }
+    }
     if native.install_links.is_some() && !low.operands.is_empty() {
         return Err(Error::usage("--install-links takes no FILE operands"));
     }
@@ -704,6 +731,10 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     let files_given = !low.operands.is_empty() || !native.files_from.is_empty();
     let several = low.operands.len() > 1;
     let mut files = low.operands;
+    let s3_report_root = native.s3_report.as_ref().map(|(_, root)| root.clone());
+    if let Some((report, _)) = &native.s3_report {
+        files = vec![report.clone()];
+    }
     if files.is_empty() && native.files_from.is_empty() {
         files.push(OsString::from("-"));
     }
@@ -725,7 +756,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
             &common,
             &t,
             algo,
-            (native.json, native.audit, native.signed),
+            (native.json, native.audit, native.signed, s3_report_root),
             inputs,
         );
         return Config {
@@ -778,6 +809,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
         store,
         tree: native.tree,
         inputs,
+        state: native.state,
     };
     Config {
         common,
@@ -791,10 +823,11 @@ fn check_job(
     common: &Common,
     t: &Typed,
     algo: Algorithm,
-    (json, audit, signed): (
+    (json, audit, signed, s3_report_root): (
         bool,
         Option<crate::config::AuditDir>,
         Option<crate::config::Signed>,
+        Option<OsString>,
     ),
     files: InputList,
 ) -> CheckJob {
@@ -840,6 +873,7 @@ fn check_job(
         checksum_files: files,
         audit: audit.map(Box::new),
         signed: signed.map(Box::new),
+        s3_report_root,
     }
 }
 

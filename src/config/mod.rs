@@ -216,6 +216,18 @@ pub struct HashJob {
     pub tree: Option<TreeHash>,
     /// What to hash.
     pub inputs: InputList,
+    /// `--state FILE` (native face only): digests of unchanged files are
+    /// taken from FILE, and what is read is recorded there.
+    pub state: Option<StateFile>,
+}
+
+/// `--state FILE` and `--rescan` ([`crate::state`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateFile {
+    /// The state file.
+    pub path: std::path::PathBuf,
+    /// How much unchanged data to read again, oldest first.
+    pub rescan: crate::state::Rescan,
 }
 
 /// A digest of a whole tree, as another tool computes it.
@@ -360,6 +372,10 @@ pub struct CheckJob {
     pub debug: bool,
     /// The checksum files (`-` is standard input), no walk.
     pub checksum_files: InputList,
+    /// `--s3-report` (native face only): the checksum files are S3 Batch
+    /// Operations completion reports, their keys relative to this
+    /// directory (`--root`; [`crate::check::s3report`]).
+    pub s3_report_root: Option<std::ffi::OsString>,
     /// `--audit DIR` (native face): the one checksum file's names are
     /// relative to DIR, and DIR is walked for files it does not list; each
     /// file is reported as matching, changed, missing, new or unreadable

@@ -80,6 +80,7 @@ macro_rules! md5_lane_steps {
     };
 }
 
+pub(super) mod adler32;
 pub(super) mod blake2b;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod blake2b_avx512;

@@ -1,0 +1,735 @@
+//! `--state FILE`: a verified-state file, so that a re-run over a tree
+//! hashes only what changed (and a slice of the rest, oldest first, so
+//! that every file is read again over time, as a ZFS scrub reads a pool).
+//!
+//! # The file
+//!
+//! JSON Lines (one JSON object a line, UTF-8), readable and greppable:
+//! a header line, then one record per file and algorithm:
+//!
+//! ```text
+//! {"mhash_state":1,"written_ns":1765000000123456789}
+//! {"path":"dir/a","algo":"sha256","digest":"ba78...","size":3,"mtime_ns":...,"ctime_ns":...,"ino":1234,"dev":2049,"read_ns":...}
+//! ```
+//!
+//! `path` is the name as it was given (an operand, a `--files-from` line,
+//! a `-r` walk's name): the state is for runs from the same directory
+//! with the same names. A name that is not UTF-8 is written as
+//! `path_hex` (its bytes in hex) instead. Times are nanoseconds since the
+//! Unix epoch: `mtime_ns` and `ctime_ns` the file's (`st_mtim`,
+//! `st_ctim`; on Windows the last write and creation times, and `ino`
+//! and `dev` 0), `read_ns` when mhash began to read it. A file whose
+//! header or any line does not parse is reported (its line number and the
+//! cause) and ignored as a whole: every file is then read.
+//!
+//! # When a digest is taken from the state
+//!
+//! Only when the record's algorithm, size, mtime, ctime, inode and device
+//! all equal the file's now (`stat` before the read), and the record is
+//! not *racy*: a file whose mtime or ctime is within [`RACY_NS`] (2 s) of
+//! the moment mhash began to read it may have been written again in the
+//! same timestamp granule (FAT's mtime has 2 s steps; Linux's coarse clock
+//! a few ms), after the read, with no change to its metadata. Such a record
+//! is kept but not trusted: the file is read again on the next run (git's
+//! "racy clean" index entries, handled the same way). A file whose
+//! metadata changed while it was read gets no record.
+//!
+//! # Writing
+//!
+//! The state is written to a temporary file in the same directory
+//! (`FILE.tmp.PID`), synced, and renamed over `FILE` (the directory
+//! synced too, on Unix): a reader sees the old state or the new one,
+//! never a mix, and a kill at any moment leaves one of them. During a run
+//! it is written every [`CHECKPOINT_SECS`] seconds, so that a killed run
+//! keeps what it read. Writers hold an exclusive advisory lock on
+//! `FILE.lock` (`flock`; `LockFileEx` on Windows) while they re-read the
+//! file and merge: the records on disk (written by another shard or run
+//! meanwhile) with this run's, this run's winning. So the shards of one
+//! run may share one state file.
+
+use crate::algo::Algorithm;
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The format's version, the header's `mhash_state` value.
+pub const VERSION: u64 = 1;
+
+/// A record whose file's mtime or ctime is this close (in nanoseconds,
+/// 2 s) to its read time, or later, is not trusted ("racy").
+pub const RACY_NS: i64 = 2_000_000_000;
+
+/// How often, in seconds, a run writes the state it has so far.
+pub const CHECKPOINT_SECS: u64 = 5;
+
+/// How much of the state to read again though unchanged (`--rescan`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rescan {
+    /// Nothing (the default): only changed files are read.
+    #[default]
+    None,
+    /// About this many bytes, in bytes.
+    Bytes(u64),
+    /// About this percentage (0 to 100) of the bytes the state records.
+    Percent(u8),
+}
+
+impl Rescan {
+    /// Parses `--rescan`'s value: a whole number of bytes with an optional
+    /// binary suffix (`K`, `M`, `G`, `T`, also written `KiB`...), or a
+    /// percentage `N%` (0 to 100).
+    ///
+    /// # Errors
+    /// A message naming the value and what is expected.
+    pub fn parse(s: &str) -> Result<Rescan, String> {
+        let bad = || {
+            format!(
+                "invalid --rescan value '{s}': give bytes (a whole number, \
+                 optionally with K, M, G or T) or a percentage such as 5%"
+            )
+        };
+        if let Some(p) = s.strip_suffix('%') {
+            return match p.parse::<u8>() {
+                Ok(n) if n <= 100 => Ok(Rescan::Percent(n)),
+                _ => Err(bad()),
+            };
+        }
+        let t = s.trim_end_matches("iB").trim_end_matches('B');
+        let (digits, shift) = match t.char_indices().last() {
+            Some((i, c)) if c.is_ascii_alphabetic() => {
+                let shift = match c.to_ascii_uppercase() {
+                    'K' => 10,
+                    'M' => 20,
+                    'G' => 30,
+                    'T' => 40,
+                    _ => return Err(bad()),
+                };
+                (&t[..i], shift)
+            }
+            _ => (t, 0),
+        };
+        let n: u64 = digits.parse().map_err(|_| bad())?;
+        n.checked_mul(1 << shift).map(Rescan::Bytes).ok_or_else(bad)
+    }
+}
+
+/// The metadata a record is compared on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Meta {
+    /// The size in bytes.
+    pub size: u64,
+    /// The modification time, in nanoseconds since the Unix epoch.
+    pub mtime_ns: i64,
+    /// The inode change time (Unix) or the creation time (Windows), in
+    /// nanoseconds since the Unix epoch.
+    pub ctime_ns: i64,
+    /// The inode number (0 on Windows).
+    pub ino: u64,
+    /// The device (0 on Windows).
+    pub dev: u64,
+}
+
+impl Meta {
+    /// `md`'s fields.
+    #[cfg(unix)]
+    pub fn of(md: &fs::Metadata) -> Meta {
+        use std::os::unix::fs::MetadataExt;
+        let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
+        Meta {
+            size: md.size(),
+            mtime_ns: ns(md.mtime(), md.mtime_nsec()),
+            ctime_ns: ns(md.ctime(), md.ctime_nsec()),
+            ino: md.ino(),
+            dev: md.dev(),
+        }
+    }
+
+    /// `md`'s fields: Windows' times are in 100 ns units since 1601.
+    #[cfg(windows)]
+    pub fn of(md: &fs::Metadata) -> Meta {
+        use std::os::windows::fs::MetadataExt;
+        const EPOCH_DIFF_100NS: i64 = 116_444_736_000_000_000;
+        let ns = |t: u64| (t as i64).saturating_sub(EPOCH_DIFF_100NS).saturating_mul(100);
+        Meta {
+            size: md.file_size(),
+            mtime_ns: ns(md.last_write_time()),
+            ctime_ns: ns(md.creation_time()),
+            ino: 0,
+            dev: 0,
+        }
+    }
+
+    /// `md`'s size and modification time only.
+    #[cfg(not(any(unix, windows)))]
+    pub fn of(md: &fs::Metadata) -> Meta {
+        Meta {
+            size: md.len(),
+            mtime_ns: md.modified().map(ns_since_epoch).unwrap_or(0),
+            ctime_ns: 0,
+            ino: 0,
+            dev: 0,
+        }
+    }
+}
+
+/// One file's digest under one algorithm, and what its file was like.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The digest, lower-case hex.
+    pub digest: String,
+    /// The file's metadata when it was read.
+    pub meta: Meta,
+    /// When the read began, in nanoseconds since the Unix epoch.
+    pub read_ns: i64,
+}
+
+impl Record {
+    /// Whether the file may have changed in the same timestamp granule
+    /// as it was read (see [`RACY_NS`]).
+    pub fn racy(&self) -> bool {
+        self.meta.mtime_ns.max(self.meta.ctime_ns) >= self.read_ns.saturating_sub(RACY_NS)
+    }
+}
+
+/// A record's key: the name's bytes and the algorithm's name
+/// (`sha256`, `blake2b-256`).
+type Key = (Vec<u8>, String);
+
+/// Nanoseconds since the Unix epoch (negative before it).
+pub fn ns_since_epoch(t: SystemTime) -> i64 {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_nanos()).unwrap_or(i64::MAX),
+    }
+}
+
+/// The time now, in nanoseconds since the Unix epoch.
+pub fn now_ns() -> i64 {
+    ns_since_epoch(SystemTime::now())
+}
+
+/// What a run did with the state, for its summary line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Inputs whose digests came from the state (not read).
+    pub taken: u64,
+    /// Inputs read (changed, new, racy, rescanned, or not regular files).
+    pub read: u64,
+    /// Of those read, how many were read only because `--rescan` chose them.
+    pub rescanned: u64,
+    /// The oldest read time among the digests taken, in nanoseconds since
+    /// the Unix epoch.
+    pub oldest_ns: Option<i64>,
+}
+
+/// A state file, loaded, and this run's records.
+#[derive(Debug)]
+pub struct State {
+    path: PathBuf,
+    loaded: HashMap<Key, Record>,
+    updates: HashMap<Key, Record>,
+    /// Records were added since the last write (or the file on disk is
+    /// not a good state): the next [`State::save`] writes.
+    dirty: bool,
+    rescan: HashSet<Vec<u8>>,
+    /// What this run did so far.
+    pub counts: Counts,
+    last_write: Instant,
+}
+
+/// Why a state file was not used.
+#[derive(Debug)]
+pub struct Garbled {
+    /// The line (1-based) where reading stopped; 0 for the file as a whole.
+    pub line: usize,
+    /// What was wrong.
+    pub cause: String,
+}
+
+impl State {
+    /// Loads `path`, choosing the files to read again by `rescan`. A
+    /// missing file is an empty state. A file that cannot be read or
+    /// parsed gives an empty state and the [`Garbled`] reason, for the
+    /// caller to report ("STATE: line N: CAUSE; ignoring the state file").
+    pub fn load(path: &Path, rescan: Rescan) -> (State, Option<Garbled>) {
+        let (loaded, garbled) = match fs::read(path) {
+            Ok(bytes) => match parse(&bytes) {
+                Ok(m) => (m, None),
+                Err(g) => (HashMap::new(), Some(g)),
+            },
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (HashMap::new(), None),
+            Err(e) => (
+                HashMap::new(),
+                Some(Garbled {
+                    line: 0,
+                    cause: crate::os::strerror(&e),
+                }),
+            ),
+        };
+        let rescan = choose_rescan(&loaded, rescan);
+        (
+            State {
+                path: path.to_path_buf(),
+                loaded,
+                updates: HashMap::new(),
+                dirty: garbled.is_some(),
+                rescan,
+                counts: Counts::default(),
+                last_write: Instant::now(),
+            },
+            garbled,
+        )
+    }
+
+    /// The digests (hex, one per algorithm, in order) of `name` recorded
+    /// with metadata `meta`, if every algorithm has a record that may be
+    /// trusted (same metadata, not racy, not chosen for `--rescan`).
+    pub fn lookup(&self, name: &[u8], algos: &[Algorithm], meta: &Meta) -> Option<(Vec<String>, i64)> {
+        if self.rescan.contains(name) {
+            return None;
+        }
+        let mut digests = Vec::with_capacity(algos.len());
+        let mut oldest = i64::MAX;
+        for a in algos {
+            let r = self.loaded.get(&(name.to_vec(), a.name()))?;
+            if r.meta != *meta || r.racy() {
+                return None;
+            }
+            oldest = oldest.min(r.read_ns);
+            digests.push(r.digest.clone());
+        }
+        Some((digests, oldest))
+    }
+
+    /// Whether `--rescan` chose `name` to be read again.
+    pub fn rescanning(&self, name: &[u8]) -> bool {
+        self.rescan.contains(name)
+    }
+
+    /// Records `name`'s digest under `algo`, read at `read_ns` from a file
+    /// with metadata `meta`.
+    pub fn record(&mut self, name: &[u8], algo: Algorithm, digest: &[u8], meta: Meta, read_ns: i64) {
+        let r = Record {
+            digest: hex::encode(digest),
+            meta,
+            read_ns,
+        };
+        self.updates.insert((name.to_vec(), algo.name()), r);
+        self.dirty = true;
+    }
+
+    /// Writes the state if [`CHECKPOINT_SECS`] have passed since the last
+    /// write (see [`State::save`]).
+    ///
+    /// # Errors
+    /// As [`State::save`].
+    pub fn checkpoint(&mut self) -> io::Result<()> {
+        if self.last_write.elapsed() < Duration::from_secs(CHECKPOINT_SECS) {
+            return Ok(());
+        }
+        self.save()
+    }
+
+    /// Writes the state: under the lock on `FILE.lock`, the records now
+    /// in `FILE` (or, where it no longer parses, those loaded) merged with
+    /// this run's, to a temporary file renamed over `FILE`. Nothing is
+    /// written when nothing was recorded since the last write (a re-run
+    /// over an unchanged tree writes nothing).
+    ///
+    /// # Errors
+    /// Creating, locking, writing, syncing or renaming the files; the
+    /// temporary file is removed on a failure after its creation.
+    pub fn save(&mut self) -> io::Result<()> {
+        self.last_write = Instant::now();
+        if !self.dirty {
+            return Ok(());
+        }
+        let lock = lock_path(&self.path);
+        let lock = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(lock)?;
+        lock.lock()?;
+        let mut merged = match fs::read(&self.path) {
+            Ok(bytes) => parse(&bytes).unwrap_or_else(|_| self.loaded.clone()),
+            Err(_) => self.loaded.clone(),
+        };
+        for (k, r) in &self.updates {
+            merged.insert(k.clone(), r.clone());
+        }
+        let r = write_atomically(&self.path, &render(&merged));
+        drop(lock);
+        self.dirty &= r.is_err();
+        r
+    }
+}
+
+/// `FILE.lock`, beside `FILE`.
+fn lock_path(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_os_string();
+    p.push(".lock");
+    PathBuf::from(p)
+}
+
+/// The names `--rescan` reads again: the records read longest ago, their
+/// sizes summed until the budget is reached (the record that reaches it
+/// included, so that a budget smaller than one file still reads it).
+fn choose_rescan(loaded: &HashMap<Key, Record>, rescan: Rescan) -> HashSet<Vec<u8>> {
+    // One entry per name: its oldest read and its size.
+    let mut by_name: HashMap<&[u8], (i64, u64)> = HashMap::new();
+    for ((name, _), r) in loaded {
+        let e = by_name.entry(name).or_insert((r.read_ns, r.meta.size));
+        e.0 = e.0.min(r.read_ns);
+    }
+    let total: u64 = by_name.values().map(|v| v.1).sum();
+    let budget = match rescan {
+        Rescan::None => return HashSet::new(),
+        Rescan::Bytes(b) => b,
+        Rescan::Percent(p) => (u128::from(total) * u128::from(p) / 100) as u64,
+    };
+    if budget == 0 {
+        return HashSet::new();
+    }
+    let mut names: Vec<(&[u8], i64, u64)> = by_name.into_iter().map(|(n, (t, s))| (n, t, s)).collect();
+    names.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(b.0)));
+    let mut chosen = HashSet::new();
+    let mut sum = 0u64;
+    for (name, _, size) in names {
+        if sum >= budget {
+            break;
+        }
+        sum = sum.saturating_add(size.max(1));
+        chosen.insert(name.to_vec());
+    }
+    chosen
+}
+
+/// Parses a state file.
+fn parse(bytes: &[u8]) -> Result<HashMap<Key, Record>, Garbled> {
+    let garbled = |line: usize, cause: String| Garbled { line, cause };
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        garbled(line, "not UTF-8".into())
+    })?;
+    if !text.is_empty() && !text.ends_with('\n') {
+        let line = text.lines().count();
+        return Err(garbled(line, "the last line is cut short (no newline)".into()));
+    }
+    let mut lines = text.lines().enumerate();
+    let Some((_, head)) = lines.next() else {
+        return Err(garbled(1, "empty file, no header".into()));
+    };
+    let head: serde_json::Value = serde_json::from_str(head)
+        .map_err(|e| garbled(1, format!("not a state header: {}", json_cause(&e))))?;
+    match head.get("mhash_state").and_then(|v| v.as_u64()) {
+        Some(VERSION) => {}
+        Some(v) => {
+            return Err(garbled(
+                1,
+                format!("state format version {v}; this mhash reads version {VERSION}"),
+            ));
+        }
+        None => return Err(garbled(1, "not a state header (no \"mhash_state\")".into())),
+    }
+    let mut map = HashMap::with_capacity(text.len() / 200);
+    for (i, line) in lines {
+        let n = i + 1;
+        let l: RecordLine<'_> = serde_json::from_str(line).map_err(|e| garbled(n, json_cause(&e)))?;
+        let (key, rec) = l.record().map_err(|c| garbled(n, c))?;
+        map.insert(key, rec);
+    }
+    Ok(map)
+}
+
+/// serde_json's message without its own "at line 1 column C" (the line
+/// is the file's, given before it), the column kept: `invalid value:
+/// integer `-2`, expected u64 (column 118)`.
+fn json_cause(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let tail = format!(" at line {} column {}", e.line(), e.column());
+    match msg.strip_suffix(&tail) {
+        Some(m) => format!("{m} (column {})", e.column()),
+        None => msg,
+    }
+}
+
+/// One record line as written (see the module's doc), its strings
+/// borrowed from the file where they hold no escape.
+#[derive(serde::Deserialize)]
+struct RecordLine<'a> {
+    #[serde(borrow, default)]
+    path: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    path_hex: Option<&'a str>,
+    #[serde(borrow)]
+    algo: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    digest: std::borrow::Cow<'a, str>,
+    size: u64,
+    mtime_ns: i64,
+    ctime_ns: i64,
+    ino: u64,
+    dev: u64,
+    read_ns: i64,
+}
+
+impl RecordLine<'_> {
+    /// The key and record, checked: one name, a known algorithm, a
+    /// lower-case hex digest.
+    fn record(self) -> Result<(Key, Record), String> {
+        let name = match (self.path, self.path_hex) {
+            (Some(p), None) => p.as_bytes().to_vec(),
+            (None, Some(h)) => hex::decode(h).map_err(|e| format!("\"path_hex\": {e}"))?,
+            _ => return Err("no \"path\" or \"path_hex\" string (one of them)".into()),
+        };
+        if name.is_empty() {
+            return Err("an empty path".into());
+        }
+        let algo = &*self.algo;
+        if crate::algo::AlgoKind::from_name(algo.split('-').next().unwrap_or(algo)).is_none()
+            && crate::algo::AlgoKind::from_name(algo).is_none()
+        {
+            return Err(format!("unknown algorithm \"{algo}\""));
+        }
+        let digest = &*self.digest;
+        if digest.is_empty()
+            || !digest.len().is_multiple_of(2)
+            || !digest
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            return Err("\"digest\" is not lower-case hex".into());
+        }
+        let rec = Record {
+            digest: digest.to_string(),
+            meta: Meta {
+                size: self.size,
+                mtime_ns: self.mtime_ns,
+                ctime_ns: self.ctime_ns,
+                ino: self.ino,
+                dev: self.dev,
+            },
+            read_ns: self.read_ns,
+        };
+        Ok(((name, algo.to_string()), rec))
+    }
+}
+
+/// The file's text: the header, then the records sorted by name and
+/// algorithm (a stable order: two runs that record the same write the
+/// same file).
+fn render(map: &HashMap<Key, Record>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + map.len() * 200);
+    out.extend_from_slice(
+        serde_json::json!({"mhash_state": VERSION, "written_ns": now_ns()})
+            .to_string()
+            .as_bytes(),
+    );
+    out.push(b'\n');
+    let mut keys: Vec<&Key> = map.keys().collect();
+    keys.sort();
+    for k in keys {
+        let r = &map[k];
+        // By hand, for a fixed field order: the name first.
+        let name = match std::str::from_utf8(&k.0) {
+            Ok(p) => format!("\"path\":{}", serde_json::Value::from(p)),
+            Err(_) => format!("\"path_hex\":\"{}\"", hex::encode(&k.0)),
+        };
+        let m = &r.meta;
+        out.extend_from_slice(
+            format!(
+                "{{{name},\"algo\":{},\"digest\":\"{}\",\"size\":{},\"mtime_ns\":{},\"ctime_ns\":{},\"ino\":{},\"dev\":{},\"read_ns\":{}}}\n",
+                serde_json::Value::from(k.1.as_str()),
+                r.digest,
+                m.size,
+                m.mtime_ns,
+                m.ctime_ns,
+                m.ino,
+                m.dev,
+                r.read_ns
+            )
+            .as_bytes(),
+        );
+    }
+    out
+}
+
+/// Writes `data` to `path` through a temporary file in the same
+/// directory: written, synced, renamed over `path`; the directory synced
+/// after (Unix).
+fn write_atomically(path: &Path, data: &[u8]) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_os_string();
+    tmp.push(format!(".tmp.{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let r = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(data)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)
+    })();
+    if r.is_err() {
+        let _ = fs::remove_file(&tmp);
+        return r;
+    }
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+/// `ns` (since the Unix epoch) as an ISO 8601 UTC time to the second,
+/// `2026-12-06T15:10:11Z` (the proleptic Gregorian calendar; Howard
+/// Hinnant's `civil_from_days`).
+pub fn iso_utc(ns: i64) -> String {
+    let secs = ns.div_euclid(1_000_000_000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// A duration in nanoseconds in words, to the largest whole unit:
+/// `45 s`, `12 min`, `3 h`, `2 days`.
+pub fn age(ns: i64) -> String {
+    let s = ns.max(0) / 1_000_000_000;
+    match s {
+        0..120 => format!("{s} s"),
+        120..7200 => format!("{} min", s / 60),
+        7200..172_800 => format!("{} h", s / 3600),
+        _ => format!("{} days", s / 86_400),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta() -> Meta {
+        Meta {
+            size: 3,
+            mtime_ns: 1_000_000_000_000,
+            ctime_ns: 1_000_000_000_000,
+            ino: 7,
+            dev: 9,
+        }
+    }
+
+    #[test]
+    fn a_rendered_state_parses_back() {
+        let mut m = HashMap::new();
+        let r = Record {
+            digest: "0a1b".into(),
+            meta: meta(),
+            read_ns: 2_000_000_000_000,
+        };
+        m.insert((b"a b\"c".to_vec(), "sha256".to_string()), r.clone());
+        m.insert((vec![0xff, b'x'], "md5".to_string()), r.clone());
+        let back = parse(&render(&m)).unwrap();
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn garbled_states_name_the_line() {
+        let head = "{\"mhash_state\":1,\"written_ns\":0}\n";
+        let good = "{\"path\":\"a\",\"algo\":\"sha256\",\"digest\":\"00\",\"size\":1,\"mtime_ns\":1,\"ctime_ns\":1,\"ino\":1,\"dev\":1,\"read_ns\":1}\n";
+        for (text, line, cause) in [
+            (String::new(), 1, "empty file"),
+            ("garbage\n".to_string(), 1, "not a state header"),
+            ("{\"mhash_state\":2}\n".to_string(), 1, "version 2"),
+            (format!("{head}{good}{}", &good[..40]), 3, "cut short"),
+            (
+                format!("{head}{good}{{\"path\":\"a\"}}\n"),
+                3,
+                "missing field `algo`",
+            ),
+            (format!("{head}{}", good.replace("\"00\"", "\"0G\"")), 2, "hex"),
+            (
+                format!("{head}{}", good.replace("sha256", "nope")),
+                2,
+                "unknown algorithm",
+            ),
+        ] {
+            let g = parse(text.as_bytes()).unwrap_err();
+            assert_eq!(g.line, line, "{text:?}: {}", g.cause);
+            assert!(g.cause.contains(cause), "{text:?}: {}", g.cause);
+        }
+        assert_eq!(parse(format!("{head}{good}").as_bytes()).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn racy_records_are_not_trusted() {
+        let r = |read_ns| Record {
+            digest: "00".into(),
+            meta: meta(),
+            read_ns,
+        };
+        assert!(r(meta().mtime_ns).racy());
+        assert!(r(meta().mtime_ns + RACY_NS).racy());
+        assert!(!r(meta().mtime_ns + RACY_NS + 1).racy());
+    }
+
+    #[test]
+    fn rescan_values() {
+        assert_eq!(Rescan::parse("0"), Ok(Rescan::Bytes(0)));
+        assert_eq!(Rescan::parse("10M"), Ok(Rescan::Bytes(10 << 20)));
+        assert_eq!(Rescan::parse("2GiB"), Ok(Rescan::Bytes(2 << 30)));
+        assert_eq!(Rescan::parse("5%"), Ok(Rescan::Percent(5)));
+        for bad in ["", "x", "101%", "-1", "5Q", "99999999999999T"] {
+            assert!(Rescan::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn rescan_takes_the_oldest_first() {
+        let mut m = HashMap::new();
+        for (name, read_ns, size) in [("a", 30, 100), ("b", 10, 100), ("c", 20, 100)] {
+            let mut r = Record {
+                digest: "00".into(),
+                meta: meta(),
+                read_ns,
+            };
+            r.meta.size = size;
+            m.insert((name.as_bytes().to_vec(), "md5".to_string()), r);
+        }
+        let names = |r| {
+            let mut v: Vec<Vec<u8>> = choose_rescan(&m, r).into_iter().collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(Rescan::Bytes(1)), [b"b".to_vec()]);
+        assert_eq!(names(Rescan::Bytes(150)), [b"b".to_vec(), b"c".to_vec()]);
+        assert_eq!(names(Rescan::Percent(100)).len(), 3);
+        assert!(names(Rescan::Percent(0)).is_empty());
+        assert!(names(Rescan::None).is_empty());
+    }
+
+    #[test]
+    fn utc_times() {
+        assert_eq!(iso_utc(0), "1970-01-01T00:00:00Z");
+        // date -u -d @1765033811 +%FT%TZ
+        assert_eq!(iso_utc(1_765_033_811_000_000_000), "2025-12-06T15:10:11Z");
+        assert_eq!(age(90_000_000_000), "90 s");
+        assert_eq!(age(3 * 86_400_000_000_000), "3 days");
+    }
+}
