@@ -128,6 +128,58 @@ enum Source {
     },
 }
 
+/// `--shard I/N`: this run takes the inputs whose key falls in shard `I`
+/// of `N` (`I` from 0 to N-1, as Kubernetes' `JOB_COMPLETION_INDEX` and AWS
+/// Batch's `AWS_BATCH_JOB_ARRAY_INDEX` count). The key of an input is its
+/// path relative to the `-r` operand it was found under (else its name as
+/// given or listed); its shard is a fixed function of the key alone
+/// (64-bit FNV-1a, mixed, scaled to N), so adding or removing a file moves
+/// no other file from its shard, and every machine computes the same
+/// assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This run's shard, 0 to `count - 1`.
+    pub index: u64,
+    /// The number of shards, 1 or more.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `I/N` (decimal, `0 <= I < N`); the error says what is wrong.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard needs I/N with 0 <= I < N (0/4 is the first of 4 shards), not '{s}'");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u64 = i.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The shard (0 to `count - 1`) of the input keyed `key`.
+    pub fn of(count: u64, key: &[u8]) -> u64 {
+        // FNV-1a, then a 64-bit finalizer (MurmurHash3's fmix64) so that
+        // the top bits, which the scaling below reads, depend on every byte.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in key {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^= h >> 33;
+        ((u128::from(h) * u128::from(count)) >> 64) as u64
+    }
+
+    /// True when the input keyed `key` belongs to this shard.
+    pub fn owns(&self, key: &[u8]) -> bool {
+        Shard::of(self.count, key) == self.index
+    }
+}
+
 type Tree = Box<dyn Iterator<Item = walkdir::Result<walkdir::DirEntry>> + Send>;
 
 /// One input, or a problem found while looking for inputs: the name to
@@ -143,6 +195,8 @@ pub struct Inputs {
     /// each): a directory that fails while its entries are read (walkdir
     /// gives that error no path) is named from here.
     dirs: std::sync::Arc<std::sync::Mutex<Vec<PathBuf>>>,
+    /// The operand being walked, while a walk is on.
+    root: Option<PathBuf>,
 }
 
 impl Inputs {
@@ -165,6 +219,20 @@ impl Inputs {
             walk,
             tree: None,
             dirs: Default::default(),
+            root: None,
+        }
+    }
+
+    /// The key [`Shard`] assigns an input by: for a name the walk of the
+    /// current `-r` operand yielded, its path relative to that operand;
+    /// else the name itself.
+    pub fn shard_key<'a>(&self, name: &'a OsStr) -> std::borrow::Cow<'a, [u8]> {
+        match &self.root {
+            Some(root) if self.tree.is_some() => match Path::new(name).strip_prefix(root) {
+                Ok(rel) => std::borrow::Cow::Owned(crate::os::os_bytes(rel.as_os_str()).into_owned()),
+                Err(_) => crate::os::os_bytes(name),
+            },
+            _ => crate::os::os_bytes(name),
         }
     }
 
@@ -224,6 +292,7 @@ impl Inputs {
             return false;
         }
         let root = PathBuf::from(root);
+        self.root = Some(root.clone());
         let walker = walkdir::WalkDir::new(&root)
             .follow_links(w.follow)
             .follow_root_links(true)

@@ -100,11 +100,29 @@ pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
         return check_file_with(con, common, job, &mut session, manifest, Some(audit));
     }
     let mut ok = true;
-    for f in crate::walk::Inputs::new(files.files.clone(), &files.files_from, files.null, None) {
+    let inputs = crate::walk::Inputs::new(files.files.clone(), &files.files_from, files.null, None);
+    for (i, f) in (0u64..).zip(inputs) {
+        // --shard: what every shard meets alike (a checksum file that
+        // cannot be opened) is kept by shard 0 alone.
+        if let Some(s) = con.shard() {
+            s.set_key(i, 0);
+            s.set_shared(true);
+        }
         match f {
-            Ok(f) => ok &= check_file(con, common, job, &mut session, &f),
+            Ok(f) => {
+                let passed = check_file(con, common, job, &mut session, &f);
+                ok &= passed;
+                if let Some(s) = con.shard()
+                    && !s.take_tallied()
+                {
+                    s.file_failed(i);
+                }
+            }
             Err((name, e)) => {
                 con.error_io(&crate::os::os_bytes(&name), &e);
+                if let Some(s) = con.shard() {
+                    s.fail();
+                }
                 ok = false;
             }
         }
@@ -210,6 +228,8 @@ fn check_file_with(
         uncounted: 0,
         sniff: lines::Sniff::Unread,
         progress: con.progress().cloned(),
+        shard: common.shard,
+        skipped: 0,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -233,6 +253,9 @@ fn check_file_with(
     // GNU checks fclose's result: an error there (after a clean read) is
     // reported as the checksum file's, in place of the summary.
     drop(lines);
+    if let Some(s) = con.shard() {
+        s.set_shared(true);
+    }
     let closed = match held.map(std::sync::Arc::try_unwrap) {
         Some(Ok(f)) => crate::os::close_file(f),
         _ => Ok(()),
@@ -272,6 +295,17 @@ fn check_file_with(
         }
         return !out.counts.differs() && (!job.strict || out.tally.misformatted == 0);
     }
+    // --shard: the tally goes in the shard's end line; `mhash merge`
+    // prints the summary of the tallies summed.
+    if let Some(s) = con.shard() {
+        let t = &out.tally;
+        let counts = [t.misformatted, t.open_failures, t.mismatched];
+        s.tally(counts, [t.properly_formatted, t.matched], display);
+        s.mute_err(true);
+    }
     out.tally.summarize(con, job, display);
+    if let Some(s) = con.shard() {
+        s.mute_err(false);
+    }
     out.tally.passed(job.strict)
 }

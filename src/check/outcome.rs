@@ -36,6 +36,18 @@ impl Outcomes<'_> {
             chosen: chosen.as_str(),
             annotate,
         };
+        if let Some(s) = con.shard() {
+            match &ev {
+                Event::Misformatted { line, .. } => s.set_key(s.file(), *line),
+                Event::Verified { listed, .. } => s.set_key(s.file(), listed.line),
+                // Every shard reads the checksum file to the same error.
+                Event::ReadError => {
+                    s.set_key(s.file(), u64::MAX);
+                    s.set_shared(true);
+                }
+                Event::Found(_) => {}
+            }
+        }
         match ev {
             Event::ReadError => {
                 self.aborted = true;
