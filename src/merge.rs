@@ -11,7 +11,7 @@
 //! held in memory (a record's bytes are copied once, to the output).
 
 use crate::check::Tally;
-use crate::report::Console;
+use crate::report::{AuditCounts, Console};
 use crate::report::shard::{Chunk, Unit, parse_units};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -62,6 +62,8 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
     // The checksum files' summed tallies, and those that failed.
     let mut tallies: BTreeMap<u64, (Tally, Vec<u8>)> = BTreeMap::new();
     let mut failed_files = std::collections::BTreeSet::new();
+    // --audit's summed counts by checksum file, their style and directory.
+    let mut audits: BTreeMap<u64, ([u64; 5], u8, Vec<u8>)> = BTreeMap::new();
     for (_, u) in &units {
         for (f, [mis, open, mism], [formatted, matched], display) in &u.tallies {
             let (t, d) = tallies.entry(*f).or_insert_with(|| (Tally::default(), display.clone()));
@@ -74,14 +76,29 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
                 d.clone_from(display);
             }
         }
+        for (f, counts, style, dir) in &u.audits {
+            let (c, _, _) = audits.entry(*f).or_insert_with(|| ([0; 5], *style, dir.clone()));
+            for (sum, n) in c.iter_mut().zip(counts) {
+                *sum += n;
+            }
+        }
         failed_files.extend(u.failed_files.iter().copied());
     }
     let [status, ignore_missing, strict] = units[0].1.settings;
     let mut summarized = 0u64;
     let summarize_before = |con: &mut Console, file: u64, summarized: &mut u64| {
         for (f, (t, display)) in tallies.range(*summarized..file) {
-            if !failed_files.contains(f) {
-                t.summary(con, status, ignore_missing, "", display);
+            if failed_files.contains(f) {
+                continue;
+            }
+            match audits.get(f) {
+                Some((counts, style, dir)) => {
+                    let counts = AuditCounts::from_all(*counts);
+                    counts.print(con, *style);
+                    let dir = crate::os::bytes_os(dir);
+                    crate::check::audit_tail(con, &counts, t.misformatted, status, Some(&dir), display);
+                }
+                None => t.summary(con, status, ignore_missing, "", display),
             }
         }
         *summarized = (*summarized).max(file);
@@ -121,7 +138,13 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
     }
     let mut ok = units.iter().all(|(_, u)| u.ok);
     if check {
-        ok &= failed_files.is_empty() && tallies.values().all(|(t, _)| t.passed(strict));
+        ok &= failed_files.is_empty()
+            && tallies.iter().all(|(f, (t, _))| match audits.get(f) {
+                Some((counts, ..)) => {
+                    !AuditCounts::from_all(*counts).differs() && (!strict || t.misformatted == 0)
+                }
+                None => t.passed(strict),
+            });
     }
     ok
 }

@@ -132,6 +132,8 @@ pub(super) struct Lines<'a> {
     pub(super) shard: Option<crate::walk::Shard>,
     /// Lines of other shards skipped so far.
     pub(super) skipped: u64,
+    /// `--audit`: the files (and errors) the walk has found so far.
+    pub(super) found: u64,
     /// The line just read was a lone digest, for the file the checksum
     /// file's name stands for.
     pub(super) subject: bool,
@@ -206,8 +208,19 @@ impl Lines<'_> {
         if self.failed || self.output_failed.load(Ordering::Relaxed) {
             return None;
         }
-        let found = self.audit.as_mut()?.next_found()?;
-        Some(Item::Done(Event::Found(found)))
+        loop {
+            let found = self.audit.as_mut()?.next_found()?;
+            let n = self.found;
+            self.found += 1;
+            // --shard: a file the walk found goes to the shard of its
+            // name relative to DIR.
+            let name = match &found {
+                audit::Found::New(name) | audit::Found::Error(name, ..) => name,
+            };
+            if self.shard.is_none_or(|s| s.owns(name)) {
+                return Some(Item::Done(Event::Found(found, n)));
+            }
+        }
     }
 
     /// The next item of the checksum file, one line read ahead in mhash's

@@ -608,9 +608,7 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
         return Err(Error::usage("--json and --raw are mutually exclusive"));
     }
     if native.shard.is_some() {
-        let other = if native.audit.is_some() {
-            Some("--audit")
-        } else if native.signed.is_some() {
+        let other = if native.signed.is_some() {
             Some("--key")
         } else if native.store.is_some() {
             Some("the object stores' checksums")

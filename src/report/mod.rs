@@ -588,6 +588,31 @@ impl AuditCounts {
         self.counts[cat as usize]
     }
 
+    /// Every category's count, in [`Category::ALL`]'s order.
+    pub fn all(&self) -> [u64; 5] {
+        self.counts
+    }
+
+    /// Counts from [`AuditCounts::all`]'s array.
+    pub fn from_all(counts: [u64; 5]) -> AuditCounts {
+        AuditCounts { counts }
+    }
+
+    /// Prints the counts as `--audit` does at its end: `style` 0 prints
+    /// nothing (`--status`), 1 a line per category on standard error,
+    /// 2 the JSON summary record on standard output.
+    pub fn print(&self, con: &mut Console, style: u8) {
+        match style {
+            1 => lines::AuditLines::summary(con, self),
+            2 => {
+                let mut out = Vec::new();
+                json::audit_summary_record(&mut out, self);
+                con.write_out(&out);
+            }
+            _ => {}
+        }
+    }
+
     /// True when something differs: any file changed, missing, new or
     /// unreadable (the audit then fails).
     pub fn differs(&self) -> bool {

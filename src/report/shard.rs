@@ -23,6 +23,9 @@
 //!   (lowercase hex);
 //! - `t=F:MIS:OPEN:MISMATCH:FORMATTED:MATCHED:HEX`: check mode's tally of
 //!   checksum file F (its counts, two 0/1 flags, its display name in hex);
+//! - `a=F:MATCHING:CHANGED:MISSING:NEW:UNREADABLE:STYLE:HEX`: `--audit`'s
+//!   counts for checksum file F, how they are printed (0 not, 1 lines on
+//!   standard error, 2 a JSON record) and the audited directory in hex;
 //! - `x=F`: checksum file F failed before its summary (unreadable);
 //! - `s=STATUS:IGNORE_MISSING:STRICT`: check mode's settings that shape
 //!   the summary (0/1 each);
@@ -48,9 +51,8 @@ pub struct Sink {
     key: (u64, u64),
     /// Output now is what every shard writes alike: only shard 0 keeps it.
     shared: bool,
-    /// Standard error is not recorded (a shard's own summary, which the
-    /// merge recomputes from the tallies).
-    mute_err: bool,
+    /// Nothing is recorded (see [`Sink::mute`]).
+    mute: bool,
     /// The end line's tokens so far.
     tokens: String,
     /// The `o` run being written: its key and length.
@@ -74,7 +76,7 @@ impl Sink {
             count,
             key: (0, 0),
             shared: false,
-            mute_err: false,
+            mute: false,
             tokens: String::new(),
             run: None,
             failed: false,
@@ -110,13 +112,15 @@ impl Sink {
         self.shared = shared;
     }
 
-    /// Stops (`true`) or resumes recording standard error.
-    pub fn mute_err(&mut self, mute: bool) {
-        self.mute_err = mute;
+    /// Stops (`true`) or resumes recording: while muted, standard error is
+    /// not recorded and standard output not written (a shard's own
+    /// summary, which the merge prints from the sums).
+    pub fn mute(&mut self, mute: bool) {
+        self.mute = mute;
     }
 
     fn keeps(&self) -> bool {
-        !self.shared || self.index == 0
+        !self.mute && (!self.shared || self.index == 0)
     }
 
     fn close_run(&mut self) {
@@ -143,7 +147,7 @@ impl Sink {
 
     /// Records `bytes` written on standard error.
     pub fn err(&mut self, bytes: &[u8]) {
-        if self.mute_err || !self.keeps() {
+        if !self.keeps() {
             return;
         }
         self.close_run();
@@ -161,6 +165,17 @@ impl Sink {
         let [a, b, c] = counts;
         let [d, e] = flags.map(u8::from);
         let _ = write!(self.tokens, " t={file}:{a}:{b}:{c}:{d}:{e}:{}", hex::encode(display));
+    }
+
+    /// Records `--audit`'s counts of the current checksum file
+    /// ([`crate::report::AuditCounts::all`]), how they are printed
+    /// (`style`: see [`crate::report::AuditCounts::print`]) and the
+    /// audited directory.
+    pub fn audit(&mut self, counts: [u64; 5], style: u8, dir: &[u8]) {
+        self.close_run();
+        let file = self.key.0;
+        let c = counts.map(|n| n.to_string()).join(":");
+        let _ = write!(self.tokens, " a={file}:{c}:{style}:{}", hex::encode(dir));
     }
 
     /// Records that checksum file `file` failed before its summary (what
@@ -217,6 +232,8 @@ pub struct Unit {
     pub chunks: Vec<((u64, u64), Chunk)>,
     /// Check mode's tallies by checksum file.
     pub tallies: Vec<(u64, [u64; 3], [bool; 2], Vec<u8>)>,
+    /// `--audit`'s counts by checksum file, their style and directory.
+    pub audits: Vec<(u64, [u64; 5], u8, Vec<u8>)>,
     /// Checksum files that failed before their summary.
     pub failed_files: Vec<u64>,
     /// Check mode's settings (`--status`, `--ignore-missing`, `--strict`).
@@ -351,6 +368,19 @@ fn parse_end(line: &str, body: usize, stop: usize) -> Option<Unit> {
                     [n(1)?, n(2)?, n(3)?],
                     [b(4)?, b(5)?],
                     hex::decode(f[6]).ok()?,
+                ));
+            }
+            "a" => {
+                let f: Vec<&str> = v.split(':').collect();
+                if f.len() != 8 {
+                    return None;
+                }
+                let n = |i: usize| f[i].parse::<u64>().ok();
+                unit.audits.push((
+                    n(0)?,
+                    [n(1)?, n(2)?, n(3)?, n(4)?, n(5)?],
+                    f[6].parse().ok()?,
+                    hex::decode(f[7]).ok()?,
                 ));
             }
             "x" => unit.failed_files.push(v.parse().ok()?),
