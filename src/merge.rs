@@ -46,7 +46,8 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
         match parse_units(data) {
             Ok(us) => units.extend(us.into_iter().map(|u| (i, u))),
             Err(msg) => {
-                let mut m = con.quotef(name);
+                let shown: &[u8] = if name == b"-" { b"standard input" } else { name };
+                let mut m = con.quotef(shown);
                 m.extend_from_slice(format!(": {msg}").as_bytes());
                 con.error_msg(&m);
                 return false;

@@ -36,6 +36,7 @@ mod proptest_gnu;
 mod published;
 mod reliability;
 mod roundtrip;
+mod shard;
 mod shasum;
 // `--key` needs the `signatures` feature (on by default).
 #[cfg(feature = "signatures")]
