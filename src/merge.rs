@@ -11,8 +11,8 @@
 //! held in memory (a record's bytes are copied once, to the output).
 
 use crate::check::Tally;
-use crate::report::{AuditCounts, Console};
 use crate::report::shard::{Chunk, Unit, parse_units};
+use crate::report::{AuditCounts, Console};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::ffi::OsString;
@@ -67,7 +67,9 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
     let mut audits: BTreeMap<u64, ([u64; 5], u8, Vec<u8>)> = BTreeMap::new();
     for (_, u) in &units {
         for (f, [mis, open, mism], [formatted, matched], display) in &u.tallies {
-            let (t, d) = tallies.entry(*f).or_insert_with(|| (Tally::default(), display.clone()));
+            let (t, d) = tallies
+                .entry(*f)
+                .or_insert_with(|| (Tally::default(), display.clone()));
             t.misformatted += mis;
             t.open_failures += open;
             t.mismatched += mism;

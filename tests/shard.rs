@@ -22,7 +22,11 @@ use crate::util::{self, mhash};
 
 /// mhash with `args` in `dir`, standard input empty.
 fn run(dir: &Path, args: &[&str]) -> Output {
-    mhash(dir).args(args).write_stdin(Vec::new()).output().expect("spawn mhash")
+    mhash(dir)
+        .args(args)
+        .write_stdin(Vec::new())
+        .output()
+        .expect("spawn mhash")
 }
 
 /// `args` run as N shards, their outputs concatenated in reverse shard
@@ -35,13 +39,18 @@ fn sharded(dir: &Path, args: &[&str], n: u64) -> Output {
         a.extend(["--shard", &shard]);
         let o = run(dir, &a);
         assert!(
-            o.stdout.starts_with(format!("#mhash-shard 1 {i}/{n} ").as_bytes()),
+            o.stdout
+                .starts_with(format!("#mhash-shard 1 {i}/{n} ").as_bytes()),
             "shard {i}/{n} of {args:?}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
         all.extend_from_slice(&o.stdout);
     }
-    mhash(dir).arg("merge").write_stdin(all).output().expect("spawn mhash merge")
+    mhash(dir)
+        .arg("merge")
+        .write_stdin(all)
+        .output()
+        .expect("spawn mhash merge")
 }
 
 /// Asserts that `args` sharded N ways and merged equals one run of it,
@@ -80,7 +89,10 @@ fn tree(files: usize) -> TempDir {
     sums.extend_from_slice(format!("{}  d/missing\n", "0".repeat(64)).as_bytes());
     sums.extend_from_slice(b"another bad line\n");
     fs::write(root.join("sums"), &sums).unwrap();
-    let o = mhash(&root.join("d")).args(["-a", "sha256", "-r", "."]).output().unwrap();
+    let o = mhash(&root.join("d"))
+        .args(["-a", "sha256", "-r", "."])
+        .output()
+        .unwrap();
     let mut man = o.stdout;
     man.extend_from_slice(b"bad line\n");
     fs::write(root.join("man"), man).unwrap();
@@ -150,7 +162,14 @@ fn operands_and_lists_keep_argument_order() {
     let dir = td.path();
     fs::write(dir.join("list"), "d/000/f9\nd/000/f3\nnope\nd/000/f40\n").unwrap();
     let args = [
-        "-a", "blake3", "d/000/f7", "nope2", "d/000/f1", "--files-from", "list", "d/000/f5",
+        "-a",
+        "blake3",
+        "d/000/f7",
+        "nope2",
+        "d/000/f1",
+        "--files-from",
+        "list",
+        "d/000/f5",
     ];
     assert_merges(dir, &args, &[1, 2, 3, 5]);
 }
@@ -171,7 +190,10 @@ fn merged_check_exits_as_the_single_run() {
     let err = String::from_utf8_lossy(&merged.stderr);
     assert!(err.contains("WARNING: 2 lines are improperly formatted"), "{err}");
     assert!(err.contains("WARNING: 2 listed files could not be read"), "{err}");
-    assert!(err.contains("WARNING: 1 computed checksum did NOT match"), "{err}");
+    assert!(
+        err.contains("WARNING: 1 computed checksum did NOT match"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -227,7 +249,10 @@ fn merge_says_what_is_wrong() {
                 "{p}: 'standard input': byte 0: shard 0/1 has no end line ('#mhash-shard-end 1 ...'): was it cut short?\n"
             ),
         ),
-        (Vec::new(), format!("{p}: merge: no shard outputs were given (expected the outputs of mhash --shard I/N)\n")),
+        (
+            Vec::new(),
+            format!("{p}: merge: no shard outputs were given (expected the outputs of mhash --shard I/N)\n"),
+        ),
     ];
     for (input, want) in cases {
         let o = merge(input);
@@ -262,7 +287,10 @@ fn shard_values_are_checked() {
 fn arb_tree() -> impl Strategy<Value = Vec<(Vec<String>, Vec<u8>)>> {
     let part = "[a-c][a-c.-]{0,2}";
     prop::collection::vec(
-        (prop::collection::vec(part, 1..4), prop::collection::vec(any::<u8>(), 0..64)),
+        (
+            prop::collection::vec(part, 1..4),
+            prop::collection::vec(any::<u8>(), 0..64),
+        ),
         0..40,
     )
 }

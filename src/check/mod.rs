@@ -295,7 +295,10 @@ fn check_file_with(
             } else {
                 1
             };
-            let dir = job.audit.as_ref().map(|a| crate::os::os_bytes(&a.dir).into_owned());
+            let dir = job
+                .audit
+                .as_ref()
+                .map(|a| crate::os::os_bytes(&a.dir).into_owned());
             s.audit(out.counts.all(), style, &dir.unwrap_or_default());
             s.mute(true);
         }

@@ -673,6 +673,7 @@ fn native_options(cmd: Command) -> Command {
              \n\
              `-a md5,sha256,...` reads each file once and prints a tagged line per algorithm.\n\
              `mhash bench` measures every algorithm's throughput here (`mhash bench --help`).\n\
+             `mhash merge [FILE]...` merges the outputs of --shard I/N runs into one run's.\n\
              `mhash completions SHELL` prints a completion script (bash, zsh, fish,\n\
              powershell, elvish); `mhash man` prints this manual as a roff man page.\n\
              \n\

@@ -164,7 +164,11 @@ impl Sink {
         let file = self.key.0;
         let [a, b, c] = counts;
         let [d, e] = flags.map(u8::from);
-        let _ = write!(self.tokens, " t={file}:{a}:{b}:{c}:{d}:{e}:{}", hex::encode(display));
+        let _ = write!(
+            self.tokens,
+            " t={file}:{a}:{b}:{c}:{d}:{e}:{}",
+            hex::encode(display)
+        );
     }
 
     /// Records `--audit`'s counts of the current checksum file
@@ -212,7 +216,13 @@ impl Sink {
     pub fn end(&mut self, ok: Option<bool>) -> String {
         self.close_run();
         let ok = ok.unwrap_or(!self.failed);
-        format!("{END}{}/{}{} ok={}", self.index, self.count, self.tokens, u8::from(ok))
+        format!(
+            "{END}{}/{}{} ok={}",
+            self.index,
+            self.count,
+            self.tokens,
+            u8::from(ok)
+        )
     }
 }
 
@@ -231,7 +241,7 @@ pub struct Unit {
     /// stderr bytes).
     pub chunks: Vec<((u64, u64), Chunk)>,
     /// Check mode's tallies by checksum file.
-    pub tallies: Vec<(u64, [u64; 3], [bool; 2], Vec<u8>)>,
+    pub tallies: Vec<FileTally>,
     /// `--audit`'s counts by checksum file, their style and directory.
     pub audits: Vec<(u64, [u64; 5], u8, Vec<u8>)>,
     /// Checksum files that failed before their summary.
@@ -241,6 +251,11 @@ pub struct Unit {
     /// The unit's own verdict.
     pub ok: bool,
 }
+
+/// Check mode's tally of one checksum file: its index, `[misformatted,
+/// open failures, mismatched]`, `[properly formatted, matched]`, its
+/// display name.
+pub type FileTally = (u64, [u64; 3], [bool; 2], Vec<u8>);
 
 /// A piece of a record's output.
 #[derive(Debug)]
@@ -277,14 +292,16 @@ fn parse_unit(data: &[u8], at: usize) -> Result<(Unit, usize), String> {
         .position(|&b| b == b'\n' || b == 0)
         .ok_or_else(|| format!("byte {at}: a shard's first line has no end"))?;
     let terminator = rest[head_len];
-    let head = std::str::from_utf8(&rest[HEAD.len()..head_len]).map_err(|_| format!("byte {at}: bad first line"))?;
+    let head =
+        std::str::from_utf8(&rest[HEAD.len()..head_len]).map_err(|_| format!("byte {at}: bad first line"))?;
     let (shard, mode) = head
         .split_once(' ')
         .ok_or_else(|| format!("byte {at}: bad first line '{head}'"))?;
     let (index, count) = parse_shard(shard).ok_or_else(|| format!("byte {at}: bad shard '{shard}'"))?;
     let body = at + head_len + 1;
     // The end line: the first candidate whose recorded lengths add up to
-    // the bytes before it (a name could hold the marker; not the sums).
+    // the bytes before it and that the input's end or another unit
+    // follows (a name may hold the marker; it does not pass both).
     let finder = memchr::memmem::Finder::new(END.as_bytes());
     let mut from = body;
     loop {
@@ -302,6 +319,11 @@ fn parse_unit(data: &[u8], at: usize) -> Result<(Unit, usize), String> {
         let Ok(line) = std::str::from_utf8(&data[p + END.len()..end]) else {
             continue;
         };
+        // What follows must be the end of the input or another unit.
+        let next = &data[end + 1..];
+        if !(next.is_empty() || next.starts_with(HEAD.as_bytes())) {
+            continue;
+        }
         if let Some(mut unit) = parse_end(line, body, p) {
             if (unit.index, unit.count) != (index, count) {
                 return Err(format!(
@@ -350,7 +372,8 @@ fn parse_end(line: &str, body: usize, stop: usize) -> Option<Unit> {
             }
             "e" => {
                 let (k, h) = v.split_once(':')?;
-                unit.chunks.push((parse_key(k)?, Chunk::Err(hex::decode(h).ok()?)));
+                unit.chunks
+                    .push((parse_key(k)?, Chunk::Err(hex::decode(h).ok()?)));
             }
             "t" => {
                 let f: Vec<&str> = v.split(':').collect();
@@ -394,4 +417,68 @@ fn parse_end(line: &str, body: usize, stop: usize) -> Option<Unit> {
     }
     unit.ok = ok?;
     (pos == stop).then_some(unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A unit as a shard writes it: the head, `records` (key, stdout
+    /// bytes) and a stderr line for the first, the end line.
+    fn unit(index: u64, count: u64, records: &[((u64, u64), &[u8])]) -> Vec<u8> {
+        let mut sink = Sink::new(index, count);
+        let mut out = sink.head("hash").into_bytes();
+        out.push(b'\n');
+        for (i, (k, bytes)) in records.iter().enumerate() {
+            sink.set_key(k.0, k.1);
+            if i == 0 {
+                sink.err(b"prog: a message\n");
+            }
+            assert!(sink.out(bytes.len()));
+            out.extend_from_slice(bytes);
+        }
+        out.extend_from_slice(sink.end(Some(true)).as_bytes());
+        out.push(b'\n');
+        out
+    }
+
+    #[test]
+    fn units_read_back_what_the_sink_wrote() {
+        let a = unit(
+            0,
+            2,
+            &[((0, 1), b"x  a\n"), ((0, 1), b"y  a\n"), ((0, 4), b"z  b\n")],
+        );
+        let b = unit(1, 2, &[]);
+        let data = [a, b].concat();
+        let units = parse_units(&data).unwrap();
+        assert_eq!(units.len(), 2);
+        let u = &units[0];
+        assert_eq!((u.index, u.count, u.mode.as_str(), u.ok), (0, 2, "hash", true));
+        let got: Vec<((u64, u64), Vec<u8>)> = u
+            .chunks
+            .iter()
+            .map(|(k, c)| match c {
+                Chunk::Out(r) => (*k, data[r.clone()].to_vec()),
+                Chunk::Err(e) => (*k, [b"E:", &e[..]].concat()),
+            })
+            .collect();
+        let want: Vec<((u64, u64), Vec<u8>)> = vec![
+            ((0, 1), b"E:prog: a message\n".to_vec()),
+            ((0, 1), b"x  a\ny  a\n".to_vec()),
+            ((0, 4), b"z  b\n".to_vec()),
+        ];
+        assert_eq!(got, want);
+        assert!(units[1].chunks.is_empty());
+    }
+
+    #[test]
+    fn an_end_marker_inside_a_record_is_not_taken_for_the_end() {
+        let forged = format!("{END}0/1 ok=0\n");
+        let data = unit(0, 1, &[((0, 0), forged.as_bytes()), ((0, 1), b"after\n")]);
+        let units = parse_units(&data).unwrap();
+        assert_eq!(units.len(), 1);
+        assert!(units[0].ok);
+        assert_eq!(units[0].chunks.len(), 3);
+    }
 }
