@@ -305,7 +305,7 @@ proptest! {
     fn random_trees_sharded_and_merged_equal_one_run(
         files in arb_tree(),
         n in 1u64..8,
-        mode in 0usize..4,
+        mode in 0usize..5,
         damage in any::<prop::sample::Index>(),
     ) {
         let td = TempDir::new().unwrap();
@@ -322,14 +322,19 @@ proptest! {
         let dir = td.path();
         let sums = run(dir, &["-a", "sha256", "-r", "t"]).stdout;
         fs::write(dir.join("sums"), &sums).unwrap();
+        let man = mhash(&root).args(["-a", "sha256", "-r", "."]).output().unwrap().stdout;
+        fs::write(dir.join("man"), &man).unwrap();
         if !made.is_empty() {
-            let _ = fs::write(damage.get(&made), b"changed");
+            let victim = damage.get(&made);
+            let _ = fs::write(victim, b"changed");
+            let _ = fs::write(victim.with_extension("new"), b"new");
         }
         let args: &[&str] = match mode {
             0 => &["-a", "sha256", "-r", "t"],
             1 => &["-a", "crc32c", "-r", "t", "--json"],
             2 => &["-c", "sums"],
-            _ => &["-c", "sums", "--json"],
+            3 => &["-c", "sums", "--json"],
+            _ => &["-c", "man", "--audit", "t"],
         };
         let one = run(dir, args);
         let merged = sharded(dir, args, n);
