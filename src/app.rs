@@ -97,9 +97,29 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
                     && job.inputs.walk.is_none()
                     && job.tree.is_none(),
             );
-            with_progress(con, common.progress, |con| crate::hash::run(con, common, job))
+            if let Some(s) = common.shard {
+                let sink = crate::report::shard::Sink::new(s.index, s.count);
+                con.start_shard(sink, "hash", if job.format.zero { b'\0' } else { b'\n' });
+            }
+            let ok = with_progress(con, common.progress, |con| crate::hash::run(con, common, job));
+            con.end_shard(Some(ok));
+            ok
         }
-        Job::Check(job) => with_progress(con, common.progress, |con| crate::check::run(con, common, &job)),
+        Job::Check(job) => {
+            if let Some(s) = common.shard {
+                let mut sink = crate::report::shard::Sink::new(s.index, s.count);
+                sink.settings(
+                    job.verbosity == crate::config::Verbosity::Status,
+                    job.ignore_missing,
+                    job.strict,
+                );
+                con.start_shard(sink, "check", b'\n');
+            }
+            let ok = with_progress(con, common.progress, |con| crate::check::run(con, common, &job));
+            con.end_shard(None);
+            ok
+        }
+        Job::Merge(files) => crate::merge::run(con, &files),
     };
     // GNU 8.32's cksum and sum name standard input `-` here too (their
     // `die (EXIT_FAILURE, errno, "-")`); the other tools and later

@@ -196,11 +196,31 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     let flushes_each = !(job.format.zero && common.personality.is_gnu());
     let stops_on_write_error = matches!(common.personality, Personality::Mhash | Personality::B3sum);
     let output_failed = std::sync::atomic::AtomicBool::new(false);
+    // --shard: each input's place among all inputs (its key in the
+    // shard's output), in the order the results come back; the inputs of
+    // other shards are counted and skipped.
+    let shard = common.shard;
+    let keys = std::sync::Mutex::new(std::collections::VecDeque::new());
+    let mut walked: u64 = 0;
     let producer = || {
         if output_failed.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
-        Some(match next.next()? {
+        let mut item = next.next()?;
+        if let Some(s) = shard {
+            loop {
+                let name = match &item {
+                    Ok(n) | Err((n, _)) => n,
+                };
+                walked += 1;
+                if s.owns(&next.shard_key(name)) {
+                    break;
+                }
+                item = next.next()?;
+            }
+            keys.lock().unwrap_or_else(|e| e.into_inner()).push_back(walked - 1);
+        }
+        Some(match item {
             Err((name, e)) => Item::Done((name, Err(e), None)),
             Ok(name) => {
                 let stdin_turn = reads_stdin(&name).then(|| {
@@ -236,6 +256,12 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     let state = state.as_ref();
     let mut state_error = false;
     let emit = |(name, r, seen): Res, more: bool| {
+        if shard.is_some()
+            && let Some(k) = keys.lock().unwrap_or_else(|e| e.into_inner()).pop_front()
+            && let Some(sink) = con.shard()
+        {
+            sink.set_key(0, k);
+        }
         let name = crate::os::os_bytes(&name);
         let taken = matches!(seen, Some(Seen::Taken(_)));
         if let (Some(st), Some(seen)) = (state, &seen) {

@@ -36,7 +36,8 @@
 //! ```text
 //! main     -> cli, app, config, env, report, text, algo, os
 //! cli      -> config, env, algo, bench, error, text, walk, os, state
-//! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress
+//! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress, merge
+//! merge    -> check, report, os
 //! hash     -> io, sched, report, algo, config, walk, text, os, tree, state
 //! check    -> io, sched, report, algo, config, walk, text, os, sig, progress
 //! install  -> report, config, os, text
@@ -70,6 +71,7 @@ pub mod error;
 pub mod hash;
 pub mod install;
 pub mod io;
+pub mod merge;
 pub mod os;
 pub mod progress;
 pub mod report;

@@ -128,6 +128,64 @@ enum Source {
     },
 }
 
+/// `--shard I/N`: this run takes the inputs whose key falls in shard `I`
+/// of `N` (`I` from 0 to N-1, as Kubernetes' `JOB_COMPLETION_INDEX` and AWS
+/// Batch's `AWS_BATCH_JOB_ARRAY_INDEX` count). The key of an input is its
+/// path relative to the `-r` operand it was found under (else its name as
+/// given or listed); its shard is a fixed function of the key alone
+/// (64-bit FNV-1a, mixed, scaled to N), so adding or removing a file moves
+/// no other file from its shard, and every machine computes the same
+/// assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This run's shard, 0 to `count - 1`.
+    pub index: u64,
+    /// The number of shards, 1 or more.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `I/N` (decimal, `0 <= I < N`); the error says what is wrong.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard needs I/N with 0 <= I < N (0/4 is the first of 4 shards), not '{s}'");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u64 = i.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The shard (0 to `count - 1`) of the input keyed `key`.
+    pub fn of(count: u64, key: &[u8]) -> u64 {
+        // FNV-1a, then a 64-bit finalizer (MurmurHash3's fmix64) so that
+        // the top bits, which the scaling below reads, depend on every byte.
+        let mut h = fnv1a64(key);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^= h >> 33;
+        ((u128::from(h) * u128::from(count)) >> 64) as u64
+    }
+
+    /// True when the input keyed `key` belongs to this shard.
+    pub fn owns(&self, key: &[u8]) -> bool {
+        Shard::of(self.count, key) == self.index
+    }
+}
+
+/// 64-bit FNV-1a (Fowler, Noll, Vo; draft-eastlake-fnv) of `bytes`.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 type Tree = Box<dyn Iterator<Item = walkdir::Result<walkdir::DirEntry>> + Send>;
 
 /// One input, or a problem found while looking for inputs: the name to
@@ -143,6 +201,8 @@ pub struct Inputs {
     /// each): a directory that fails while its entries are read (walkdir
     /// gives that error no path) is named from here.
     dirs: std::sync::Arc<std::sync::Mutex<Vec<PathBuf>>>,
+    /// The operand being walked, while a walk is on.
+    root: Option<PathBuf>,
 }
 
 impl Inputs {
@@ -165,6 +225,20 @@ impl Inputs {
             walk,
             tree: None,
             dirs: Default::default(),
+            root: None,
+        }
+    }
+
+    /// The key [`Shard`] assigns an input by: for a name the walk of the
+    /// current `-r` operand yielded, its path relative to that operand;
+    /// else the name itself.
+    pub fn shard_key<'a>(&self, name: &'a OsStr) -> std::borrow::Cow<'a, [u8]> {
+        match &self.root {
+            Some(root) if self.tree.is_some() => match Path::new(name).strip_prefix(root) {
+                Ok(rel) => std::borrow::Cow::Owned(crate::os::os_bytes(rel.as_os_str()).into_owned()),
+                Err(_) => crate::os::os_bytes(name),
+            },
+            _ => crate::os::os_bytes(name),
         }
     }
 
@@ -224,6 +298,7 @@ impl Inputs {
             return false;
         }
         let root = PathBuf::from(root);
+        self.root = Some(root.clone());
         let walker = walkdir::WalkDir::new(&root)
             .follow_links(w.follow)
             .follow_root_links(true)
@@ -346,6 +421,66 @@ impl Iterator for Inputs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shard_values_parse_and_bad_ones_say_why() {
+        assert_eq!(Shard::parse("0/1"), Ok(Shard { index: 0, count: 1 }));
+        assert_eq!(Shard::parse("6/7"), Ok(Shard { index: 6, count: 7 }));
+        for bad in ["7/7", "0/0", "1", "/", "a/2", "1/b", "-1/2", ""] {
+            let e = Shard::parse(bad).unwrap_err();
+            assert!(e.starts_with("--shard needs I/N with 0 <= I < N"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn each_key_has_exactly_one_shard_and_keeps_it() {
+        // One shard owns each key, for every N; the shard depends on the
+        // key alone (adding keys moves none), and the counts are even.
+        for n in [1u64, 2, 4, 7] {
+            let mut counts = vec![0u64; n as usize];
+            for i in 0..7000 {
+                let key = format!("dir{}/file{i}", i % 13);
+                let owners: Vec<u64> = (0..n)
+                    .filter(|&s| Shard { index: s, count: n }.owns(key.as_bytes()))
+                    .collect();
+                assert_eq!(owners.len(), 1, "{key} in {n} shards");
+                assert_eq!(owners[0], Shard::of(n, key.as_bytes()));
+                counts[owners[0] as usize] += 1;
+            }
+            let mean = 7000 / n;
+            assert!(
+                counts.iter().all(|&c| c.abs_diff(mean) < mean / 10 + 20),
+                "{n}: {counts:?}"
+            );
+        }
+        assert_eq!(Shard::of(1, b"anything"), 0);
+        // FNV-1a's own test vectors (the FNV reference code's test suite,
+        // as draft-eastlake-fnv lists them).
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn the_shard_key_of_a_walked_file_is_relative_to_its_operand() {
+        let td = tempfile::tempdir().unwrap();
+        let root = td.path().join("top");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(root.join("sub/f"), b"x").unwrap();
+        let mut inputs = Inputs::new(
+            vec![root.clone().into_os_string()],
+            &[],
+            false,
+            Some(Walk::default()),
+        );
+        let name = inputs.next().unwrap().unwrap();
+        assert_eq!(
+            &*inputs.shard_key(&name),
+            Path::new("sub").join("f").as_os_str().as_encoded_bytes()
+        );
+        let plain = Inputs::new(vec![OsString::from("x/y")], &[], false, None);
+        assert_eq!(&*plain.shard_key(OsStr::new("x/y")), b"x/y");
+    }
 
     #[test]
     fn globs_match_names_without_slash_and_paths_with_one() {

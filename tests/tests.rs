@@ -37,6 +37,7 @@ mod published;
 mod reliability;
 mod roundtrip;
 mod s3_report;
+mod shard;
 mod shasum;
 // `--key` needs the `signatures` feature (on by default).
 #[cfg(feature = "signatures")]

@@ -181,7 +181,7 @@ pub(super) fn outside_error() -> std::io::Error {
 /// After the summary: when no listed file was found under DIR and the
 /// walk found files there, a hint that the names are relative to DIR (a
 /// manifest made with `mhash -r DIR` names `DIR/...`).
-pub(super) fn hint(con: &mut crate::report::Console, counts: &AuditCounts, dir: &OsStr, manifest: &[u8]) {
+pub fn hint(con: &mut crate::report::Console, counts: &AuditCounts, dir: &OsStr, manifest: &[u8]) {
     let found = [Category::Matching, Category::Changed, Category::Unreadable]
         .iter()
         .map(|&c| counts.get(c))

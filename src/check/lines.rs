@@ -128,6 +128,12 @@ pub(super) struct Lines<'a> {
     pub(super) shasum: Option<crate::algo::bits::ShasumMode>,
     /// The checksum file's name as given (a digest-only file's subject).
     pub(super) checkfile: &'a [u8],
+    /// `--shard`: the lines this run takes (see [`Lines::owns`]).
+    pub(super) shard: Option<crate::walk::Shard>,
+    /// Lines of other shards skipped so far.
+    pub(super) skipped: u64,
+    /// `--audit`: the files (and errors) the walk has found so far.
+    pub(super) found: u64,
     /// The line just read was a lone digest, for the file the checksum
     /// file's name stands for.
     pub(super) subject: bool,
@@ -178,6 +184,12 @@ pub(super) enum Sniff {
 /// personalities still read every line, as GNU does.
 pub(super) const SNIFF: u64 = 64 * 1024;
 
+/// The key `--shard` assigns an improperly formatted line by (it names
+/// no file): its line number, in a form no file name takes.
+fn misformatted_key(line: u64) -> Vec<u8> {
+    format!("\0line {line}").into_bytes()
+}
+
 /// The listed file an item is about, if any.
 pub(super) fn listed_in(item: &mut Item<Listed, Event>) -> Option<&mut Listed> {
     match item {
@@ -196,8 +208,19 @@ impl Lines<'_> {
         if self.failed || self.output_failed.load(Ordering::Relaxed) {
             return None;
         }
-        let found = self.audit.as_mut()?.next_found()?;
-        Some(Item::Done(Event::Found(found)))
+        loop {
+            let found = self.audit.as_mut()?.next_found()?;
+            let n = self.found;
+            self.found += 1;
+            // --shard: a file the walk found goes to the shard of its
+            // name relative to DIR.
+            let name = match &found {
+                audit::Found::New(name) | audit::Found::Error(name, ..) => name,
+            };
+            if self.shard.is_none_or(|s| s.owns(name)) {
+                return Some(Item::Done(Event::Found(found, n)));
+            }
+        }
     }
 
     /// The next item of the checksum file, one line read ahead in mhash's
@@ -211,14 +234,14 @@ impl Lines<'_> {
             Some(item) => item,
             None => self.read_item()?,
         };
-        let counted = self.uncounted;
+        let counted = self.uncounted + self.skipped;
         self.ahead = self.read_item();
         let mut ahead = self.ahead.take();
         // Lines only counted in between: the next line is not adjacent.
         let next = ahead
             .as_mut()
             .and_then(listed_in)
-            .filter(|_| self.uncounted == counted)
+            .filter(|_| self.uncounted + self.skipped == counted)
             .map(|l| (l.name.clone(), l.algo));
         self.ahead = ahead;
         if let Some(l) = listed_in(&mut cur) {
@@ -284,9 +307,32 @@ impl Lines<'_> {
         )))
     }
 
+    /// Whether this run (`--shard`) takes `item`: a listed file by its
+    /// name as listed, an improperly formatted line by its line number;
+    /// what ends the file (a read error) every shard takes.
+    fn owns(&self, item: &Item<Listed, Event>) -> bool {
+        let Some(s) = self.shard else { return true };
+        match item {
+            Item::Work(l) | Item::Done(Event::Verified { listed: l, .. }) => s.owns(&l.name),
+            Item::Done(Event::Misformatted { line, .. }) => s.owns(&misformatted_key(*line)),
+            Item::Done(_) => true,
+        }
+    }
+
+    /// The next item this run takes ([`Lines::owns`]).
+    pub(super) fn read_item(&mut self) -> Option<Item<Listed, Event>> {
+        loop {
+            let item = self.read_any_item()?;
+            if self.owns(&item) {
+                return Some(item);
+            }
+            self.skipped += 1;
+        }
+    }
+
     /// Reads and parses lines until one names a file to verify (or the
     /// checksum file ends).
-    pub(super) fn read_item(&mut self) -> Option<Item<Listed, Event>> {
+    fn read_any_item(&mut self) -> Option<Item<Listed, Event>> {
         if self.sniff == Sniff::Unread {
             self.sniff_start();
         }
@@ -348,7 +394,11 @@ impl Lines<'_> {
             if let Some(Item::Done(Event::Misformatted { msg: None, .. })) = &r
                 && !self.job.json
             {
-                self.uncounted += 1;
+                if self.shard.is_none_or(|s| s.owns(&misformatted_key(self.line_no))) {
+                    self.uncounted += 1;
+                } else {
+                    self.skipped += 1;
+                }
                 continue;
             }
             if let Some(item) = r {

@@ -108,11 +108,29 @@ pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
         return check_file_with(con, common, job, &mut session, manifest, Some(audit));
     }
     let mut ok = true;
-    for f in crate::walk::Inputs::new(files.files.clone(), &files.files_from, files.null, None) {
+    let inputs = crate::walk::Inputs::new(files.files.clone(), &files.files_from, files.null, None);
+    for (i, f) in (0u64..).zip(inputs) {
+        // --shard: what every shard meets alike (a checksum file that
+        // cannot be opened) is kept by shard 0 alone.
+        if let Some(s) = con.shard() {
+            s.set_key(i, 0);
+            s.set_shared(true);
+        }
         match f {
-            Ok(f) => ok &= check_file(con, common, job, &mut session, &f),
+            Ok(f) => {
+                let passed = check_file(con, common, job, &mut session, &f);
+                ok &= passed;
+                if let Some(s) = con.shard()
+                    && !s.take_tallied()
+                {
+                    s.file_failed(i);
+                }
+            }
             Err((name, e)) => {
                 con.error_io(&crate::os::os_bytes(&name), &e);
+                if let Some(s) = con.shard() {
+                    s.fail();
+                }
                 ok = false;
             }
         }
@@ -218,6 +236,9 @@ fn check_file_with(
         uncounted: 0,
         sniff: lines::Sniff::Unread,
         progress: con.progress().cloned(),
+        shard: common.shard,
+        skipped: 0,
+        found: 0,
     };
     let mut out = Outcomes {
         report: crate::report::check_report(job),
@@ -241,6 +262,9 @@ fn check_file_with(
     // GNU checks fclose's result: an error there (after a clean read) is
     // reported as the checksum file's, in place of the summary.
     drop(lines);
+    if let Some(s) = con.shard() {
+        s.set_shared(true);
+    }
     let closed = match held.map(std::sync::Arc::try_unwrap) {
         Some(Ok(f)) => crate::os::close_file(f),
         _ => Ok(()),
@@ -265,21 +289,81 @@ fn check_file_with(
             );
             return false;
         }
-        out.report.audit_summary(con, &out.counts);
-        if out.tally.misformatted != 0 && job.verbosity != Verbosity::Status {
-            let n = out.tally.misformatted;
-            let what = if n == 1 {
-                "line is improperly formatted"
+        // --shard: the counts go in the shard's end line; `mhash merge`
+        // prints the summary of the counts summed.
+        let sharded = con.shard().is_some();
+        if let Some(s) = con.shard() {
+            let t = &out.tally;
+            let counts = [t.misformatted, t.open_failures, t.mismatched];
+            s.tally(counts, [t.properly_formatted, t.matched], display);
+            let style = if job.verbosity == Verbosity::Status {
+                0
+            } else if job.json {
+                2
             } else {
-                "lines are improperly formatted"
+                1
             };
-            con.error_msg(format!("WARNING: {n} {what}").as_bytes());
+            let dir = job
+                .audit
+                .as_ref()
+                .map(|a| crate::os::os_bytes(&a.dir).into_owned());
+            s.audit(out.counts.all(), style, &dir.unwrap_or_default());
+            s.mute(true);
         }
-        if let Some(a) = &job.audit {
-            audit::hint(con, &out.counts, &a.dir, display);
+        let passed = audit_summary(con, job, &mut out, display);
+        if sharded && let Some(s) = con.shard() {
+            s.mute(false);
         }
-        return !out.counts.differs() && (!job.strict || out.tally.misformatted == 0);
+        return passed;
+    }
+    // --shard: the tally goes in the shard's end line; `mhash merge`
+    // prints the summary of the tallies summed.
+    if let Some(s) = con.shard() {
+        let t = &out.tally;
+        let counts = [t.misformatted, t.open_failures, t.mismatched];
+        s.tally(counts, [t.properly_formatted, t.matched], display);
+        s.mute(true);
     }
     out.tally.summarize(con, job, display);
+    if let Some(s) = con.shard() {
+        s.mute(false);
+    }
     out.tally.passed(job.strict)
+}
+
+/// `--audit`'s summary of the checksum file shown as `display`: the
+/// counts (`out`'s reporter), the WARNING for improperly formatted lines,
+/// the hint when nothing listed was found. Returns whether the audit
+/// passed.
+fn audit_summary(con: &mut Console, job: &CheckJob, out: &mut Outcomes<'_>, display: &[u8]) -> bool {
+    out.report.audit_summary(con, &out.counts);
+    let status = job.verbosity == Verbosity::Status;
+    let dir = job.audit.as_ref().map(|a| a.dir.as_os_str());
+    audit_tail(con, &out.counts, out.tally.misformatted, status, dir, display);
+    !out.counts.differs() && (!job.strict || out.tally.misformatted == 0)
+}
+
+/// What `--audit` prints after its counts: the WARNING for `misformatted`
+/// improperly formatted lines (not with `--status`), and the hint when
+/// nothing listed was found under `dir` ([`audit::hint`]).
+pub fn audit_tail(
+    con: &mut Console,
+    counts: &AuditCounts,
+    misformatted: u64,
+    status: bool,
+    dir: Option<&OsStr>,
+    display: &[u8],
+) {
+    if misformatted != 0 && !status {
+        let n = misformatted;
+        let what = if n == 1 {
+            "line is improperly formatted"
+        } else {
+            "lines are improperly formatted"
+        };
+        con.error_msg(format!("WARNING: {n} {what}").as_bytes());
+    }
+    if let Some(dir) = dir {
+        audit::hint(con, counts, dir, display);
+    }
 }

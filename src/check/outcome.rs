@@ -10,6 +10,10 @@ use crate::report::{AuditCounts, Category, CheckReport, Console, LineAt, Verdict
 use crate::text::quote;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// `--shard`'s key of the first file the audit's walk found: after every
+/// line's (a line number), before a read error's (`u64::MAX`).
+const FOUND: u64 = 1 << 62;
+
 /// Where the outcomes go: counted, reported, diagnosed.
 pub(super) struct Outcomes<'a> {
     pub(super) report: Box<dyn CheckReport>,
@@ -36,6 +40,18 @@ impl Outcomes<'_> {
             chosen: chosen.as_str(),
             annotate,
         };
+        if let Some(s) = con.shard() {
+            match &ev {
+                Event::Misformatted { line, .. } => s.set_key(s.file(), *line),
+                Event::Verified { listed, .. } => s.set_key(s.file(), listed.line),
+                // Every shard reads the checksum file to the same error.
+                Event::ReadError => {
+                    s.set_key(s.file(), u64::MAX);
+                    s.set_shared(true);
+                }
+                Event::Found(_, n) => s.set_key(s.file(), FOUND + n),
+            }
+        }
         match ev {
             Event::ReadError => {
                 self.aborted = true;
@@ -43,7 +59,7 @@ impl Outcomes<'_> {
                 con.error_msg(&msg);
             }
             _ if self.aborted => {}
-            Event::Found(found) => match found {
+            Event::Found(found, _) => match found {
                 audit::Found::New(name) => {
                     self.counts.add(Category::New);
                     self.report.found(con, &name, Category::New, None);

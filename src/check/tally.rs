@@ -37,22 +37,30 @@ impl Tally {
     /// a WARNING line per kind of failure and "no file was verified"
     /// under `--ignore-missing`.
     pub fn summarize(&self, con: &mut Console, job: &CheckJob, display: &[u8]) {
+        // GNU 8.32 names the algorithm: "no properly formatted MD5
+        // checksum lines found".
+        let kind = if job.lines_8_32 {
+            rules::type_string_8_32(job)
+        } else {
+            String::new()
+        };
+        let status = job.verbosity == Verbosity::Status;
+        self.summary(con, status, job.ignore_missing, &kind, display);
+    }
+
+    /// [`Tally::summarize`] from the settings it reads: `status`
+    /// (`--status`), `ignore_missing`, and `kind`, the algorithm's name
+    /// and a space where GNU 8.32 names it ("" otherwise).
+    pub fn summary(&self, con: &mut Console, status: bool, ignore_missing: bool, kind: &str, display: &[u8]) {
         let shown = con.quotef(display);
         let named = |what: &[u8]| [&shown[..], what].concat();
         if !self.properly_formatted {
-            // GNU 8.32 names the algorithm: "no properly formatted MD5
-            // checksum lines found".
-            let kind = if job.lines_8_32 {
-                rules::type_string_8_32(job)
-            } else {
-                String::new()
-            };
             con.error_msg(&named(
                 format!(": no properly formatted {kind}checksum lines found").as_bytes(),
             ));
             return;
         }
-        if job.verbosity == Verbosity::Status {
+        if status {
             return;
         }
         for (n, one, many) in [
@@ -77,7 +85,7 @@ impl Tally {
                 con.error_msg(format!("WARNING: {n} {what}").as_bytes());
             }
         }
-        if job.ignore_missing && !self.matched {
+        if ignore_missing && !self.matched {
             con.error_msg(&named(b": no file was verified"));
         }
     }

@@ -97,8 +97,9 @@ pub(super) enum Event {
     },
     /// The checksum file itself could not be read further.
     ReadError,
-    /// `--audit`: the walk found a file not listed, or an error.
-    Found(audit::Found),
+    /// `--audit`: the walk found a file not listed, or an error; and its
+    /// place among all the walk found (`--shard`'s key).
+    Found(audit::Found, u64),
 }
 
 /// Reads and verifies `listed` (on a worker, or in the producer for `-`).

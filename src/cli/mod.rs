@@ -95,6 +95,8 @@ struct Native {
     state: Option<crate::config::StateFile>,
     /// `--s3-report REPORT` and `--root DIR`.
     s3_report: Option<(OsString, OsString)>,
+    /// `--shard I/N`: this run's share of the inputs.
+    shard: Option<crate::walk::Shard>,
 }
 
 /// Reads `--key`, `--signature`, `--namespace`, `--min-signatures` and
@@ -439,6 +441,11 @@ impl Native {
             signed: signed_from_matches(m)?,
             state: state_from_matches(m)?,
             s3_report: s3_report_from_matches(m)?,
+            shard: m
+                .get_one::<String>("shard")
+                .map(|s| crate::walk::Shard::parse(s))
+                .transpose()
+                .map_err(Error::usage)?,
         })
     }
 }
@@ -477,12 +484,44 @@ fn special_command(args: &[OsString]) -> Option<Result<Job, Error>> {
                     .map_err(|e| Error::fatal(format!("man: {e}"))),
             )
         }
+        "merge" => Some(merge_args(&args[2..])),
         "bench" => Some(crate::bench::parse_args(&args[1..]).map(|b| match b {
             crate::bench::Command::Help(text) => Job::Print(text),
             crate::bench::Command::Run(opts) => Job::Bench(opts),
         })),
         _ => None,
     }
+}
+
+/// `mhash merge [FILE]...`: the shard outputs to merge (none: standard
+/// input).
+fn merge_args(args: &[OsString]) -> Result<Job, Error> {
+    let mut files = Vec::new();
+    let mut options = true;
+    for a in args {
+        if options && a == "--" {
+            options = false;
+        } else if options && (a == "--help" || a == "-h") {
+            return Ok(Job::Print(
+                "Usage: mhash merge [FILE]...\n\
+                 Merge the outputs of `mhash --shard I/N ...` (N runs, in any order, each FILE\n\
+                 one or several of them concatenated; none or -: standard input) into the bytes\n\
+                 one run without --shard prints, its standard error and its exit status.\n"
+                    .to_string(),
+            ));
+        } else if options && a.len() > 1 && a.to_str().is_some_and(|s| s.starts_with('-')) {
+            return Err(Error::usage(format!(
+                "merge: unknown option {} (mhash merge takes only files)",
+                lq(&a.to_string_lossy())
+            )));
+        } else {
+            files.push(a.clone());
+        }
+    }
+    if files.is_empty() {
+        files.push(OsString::from("-"));
+    }
+    Ok(Job::Merge(files))
 }
 
 /// The native command as the completion scripts see it: every option
@@ -650,6 +689,7 @@ fn native_options(cmd: Command) -> Command {
              \n\
              `-a md5,sha256,...` reads each file once and prints a tagged line per algorithm.\n\
              `mhash bench` measures every algorithm's throughput here (`mhash bench --help`).\n\
+             `mhash merge [FILE]...` merges the outputs of --shard I/N runs into one run's.\n\
              `mhash completions SHELL` prints a completion script (bash, zsh, fish,\n\
              powershell, elvish); `mhash man` prints this manual as a roff man page.\n\
              \n\
@@ -982,6 +1022,17 @@ fn output_options(cmd: Command) -> Command {
                  (e.g. 'repo=org/tool;tag=v1\\.2\\.3')",
             )
             .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("shard")
+            .long("shard")
+            .value_name("I/N")
+            .help(
+                "take only shard I (0 to N-1) of the inputs (-r, --files-from, operands, -c's \
+                 lines), chosen by a hash of each file's path (relative to its -r operand); \
+                 'mhash merge' turns the N outputs into one run's",
+            )
+            .help_heading("Sharding across machines"),
     )
     .arg(
         Arg::new("audit")

@@ -74,6 +74,7 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
         } else {
             ProgressMode::Auto
         },
+        shard: None,
     };
     if p == Personality::B3sum {
         return super::b3sum::parse(common, args);
@@ -633,6 +634,24 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
             ));
         }
     }
+    if native.shard.is_some() {
+        let other = if native.signed.is_some() {
+            Some("--key")
+        } else if native.store.is_some() {
+            Some("the object stores' checksums")
+        } else if native.tree.is_some() {
+            Some("--go-h1 and --nar")
+        } else if native.install_links.is_some() {
+            Some("--install-links")
+        } else {
+            None
+        };
+        if let Some(o) = other {
+            return Err(Error::usage(format!(
+                "--shard does not work with {o} (shard the hashing or the checking of files instead)"
+            )));
+        }
+    }
     if native.install_links.is_some() && !low.operands.is_empty() {
         return Err(Error::usage("--install-links takes no FILE operands"));
     }
@@ -721,6 +740,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     common.jobs = low.jobs.unwrap_or(common.jobs);
     common.io = low.io.unwrap_or(common.io);
     common.progress = low.native.progress;
+    common.shard = low.native.shard;
     let native = low.native;
     if let Some((dir, opts)) = native.install_links {
         return Config {

@@ -43,6 +43,9 @@ pub struct Common {
     pub tuning: Tuning,
     /// When a progress bar may show; always `Never` under GNU names.
     pub progress: ProgressMode,
+    /// `--shard I/N` (native face): this run's share of the inputs, its
+    /// output framed for `mhash merge` ([`crate::report::shard`]).
+    pub shard: Option<crate::walk::Shard>,
 }
 
 /// The run's settings for measuring and debugging the engine, from the
@@ -89,6 +92,9 @@ pub enum Job {
     Backends(String),
     /// `mhash bench`: measure every backend, print the report.
     Bench(crate::bench::BenchOpts),
+    /// `mhash merge [FILE]...`: the outputs of `--shard` runs (`-`:
+    /// standard input) merged into one run's output and exit status.
+    Merge(Vec<std::ffi::OsString>),
     /// Perl `shasum` 6.02: its own hash and check loops (`crate::check::shasum`).
     Shasum(ShasumJob),
 }

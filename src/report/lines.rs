@@ -243,6 +243,13 @@ impl super::CheckReport for AuditLines {
         self.line(con, cat, name);
     }
     fn audit_summary(&mut self, con: &mut super::Console, counts: &super::AuditCounts) {
+        AuditLines::summary(con, counts);
+    }
+}
+
+impl AuditLines {
+    /// The counts, a line per category on standard error.
+    pub(super) fn summary(con: &mut super::Console, counts: &super::AuditCounts) {
         for cat in super::Category::ALL {
             let msg = format!("audit: {} {} ({})", counts.get(cat), cat.name(), cat.symbol());
             con.error_msg(msg.as_bytes());

@@ -15,6 +15,7 @@
 
 pub mod json;
 pub mod lines;
+pub mod shard;
 pub mod stores;
 
 use crate::algo::Algorithm;
@@ -58,6 +59,10 @@ pub struct Console {
     /// The native face hashing without `-r`: an input that is a directory
     /// is reported with what to do (`use -r`).
     directory_hint: bool,
+    /// `--shard`: what each record wrote, for the end line.
+    shard: Option<shard::Sink>,
+    /// `--shard`: the frame lines' terminator.
+    shard_terminator: u8,
 }
 
 impl Console {
@@ -105,6 +110,33 @@ impl Console {
             exits_on_write_error: false,
             err_failed: false,
             directory_hint: false,
+            shard: None,
+            shard_terminator: b'\n',
+        }
+    }
+
+    /// Starts a shard's output ([`shard`]): its first line, ended with
+    /// `terminator` (the body's), for a run of `mode` (`hash`, `check`).
+    pub fn start_shard(&mut self, sink: shard::Sink, mode: &str, terminator: u8) {
+        let mut head = sink.head(mode).into_bytes();
+        head.push(terminator);
+        self.write_out(&head);
+        self.shard = Some(sink);
+        self.shard_terminator = terminator;
+    }
+
+    /// The shard's record keeper, while a shard's output is being written.
+    pub fn shard(&mut self) -> Option<&mut shard::Sink> {
+        self.shard.as_mut()
+    }
+
+    /// Ends a shard's output with its end line (`ok`: see
+    /// [`shard::Sink::end`]).
+    pub fn end_shard(&mut self, ok: Option<bool>) {
+        if let Some(mut sink) = self.shard.take() {
+            let mut end = sink.end(ok).into_bytes();
+            end.push(self.shard_terminator);
+            self.write_out(&end);
         }
     }
 
@@ -190,6 +222,11 @@ impl Console {
         if self.write_error.is_some() {
             return;
         }
+        if let Some(sink) = &mut self.shard
+            && !sink.out(bytes.len())
+        {
+            return;
+        }
         let r = if self.line_buffered {
             // Standard output is a terminal, which a progress bar may share.
             let (out, progress) = (&mut self.out, &self.progress);
@@ -231,6 +268,9 @@ impl Console {
         line.extend_from_slice(b": ");
         line.extend_from_slice(msg);
         line.push(b'\n');
+        if let Some(sink) = &mut self.shard {
+            sink.err(&line);
+        }
         let err = &mut self.err;
         let mut write = || err.write_all(&line).and_then(|()| err.flush());
         let written = match &self.progress {
@@ -248,6 +288,9 @@ impl Console {
             return;
         }
         self.flush_now();
+        if let Some(sink) = &mut self.shard {
+            sink.err(bytes);
+        }
         let err = &mut self.err;
         let mut write = || err.write_all(bytes).and_then(|()| err.flush());
         let written = match &self.progress {
@@ -543,6 +586,31 @@ impl AuditCounts {
     /// The files counted in `cat`.
     pub fn get(&self, cat: Category) -> u64 {
         self.counts[cat as usize]
+    }
+
+    /// Every category's count, in [`Category::ALL`]'s order.
+    pub fn all(&self) -> [u64; 5] {
+        self.counts
+    }
+
+    /// Counts from [`AuditCounts::all`]'s array.
+    pub fn from_all(counts: [u64; 5]) -> AuditCounts {
+        AuditCounts { counts }
+    }
+
+    /// Prints the counts as `--audit` does at its end: `style` 0 prints
+    /// nothing (`--status`), 1 a line per category on standard error,
+    /// 2 the JSON summary record on standard output.
+    pub fn print(&self, con: &mut Console, style: u8) {
+        match style {
+            1 => lines::AuditLines::summary(con, self),
+            2 => {
+                let mut out = Vec::new();
+                json::audit_summary_record(&mut out, self);
+                con.write_out(&out);
+            }
+            _ => {}
+        }
     }
 
     /// True when something differs: any file changed, missing, new or
