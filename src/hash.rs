@@ -218,7 +218,9 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
                 }
                 item = next.next()?;
             }
-            keys.lock().unwrap_or_else(|e| e.into_inner()).push_back(walked - 1);
+            keys.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push_back(walked - 1);
         }
         Some(match item {
             Err((name, e)) => Item::Done((name, Err(e), None)),
