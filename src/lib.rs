@@ -42,7 +42,7 @@
 //! install  -> report, config, os, text
 //! report   -> config, algo, progress, text, os
 //! bench    -> algo, error, text
-//! config   -> algo, walk, bench, os
+//! config   -> algo, walk, bench, os, sig
 //! progress -> config, os
 //! io       -> algo, sched, config, progress, os
 //! walk     -> text, os

@@ -93,14 +93,111 @@ struct Native {
     signed: Option<crate::config::Signed>,
 }
 
+/// `pattern` compiled, or the usage error for `flag` that says why not.
+fn regex_option(flag: &str, pattern: &str, anchored: bool) -> Result<regex::Regex, Error> {
+    let source = if anchored {
+        format!("^(?:{pattern})$")
+    } else {
+        pattern.to_string()
+    };
+    regex::Regex::new(&source).map_err(|e| {
+        let why = match e {
+            regex::Error::CompiledTooBig(_) => "too large once compiled".to_string(),
+            e => e
+                .to_string()
+                .lines()
+                .rev()
+                .find(|l| l.starts_with("error:"))
+                .map_or_else(
+                    || "not a regular expression".to_string(),
+                    |l| l.trim_start_matches("error: ").to_string(),
+                ),
+        };
+        Error::usage(format!(
+            "{flag} {}: not a regular expression: {why}",
+            lq(pattern)
+        ))
+    })
+}
+
+/// The Sigstore options' names, as `signed_from_matches` reads them.
+const SIGSTORE_OPTIONS: [&str; 6] = [
+    "bundle",
+    "certificate-identity",
+    "certificate-identity-regexp",
+    "certificate-oidc-issuer",
+    "certificate-oidc-issuer-regexp",
+    "trusted-root",
+];
+
+/// Reads a Sigstore identity or issuer rule: `--NAME` (exact) or
+/// `--NAME-regexp`, not both.
+fn matcher(m: &clap::ArgMatches, name: &str) -> Result<Option<crate::sig::Matcher>, Error> {
+    let exact = m.get_one::<String>(name);
+    let re = m.get_one::<String>(&format!("{name}-regexp"));
+    match (exact, re) {
+        (Some(_), Some(_)) => Err(Error::usage(format!(
+            "--{name} and --{name}-regexp are mutually exclusive"
+        ))),
+        (Some(e), None) => Ok(Some(crate::sig::Matcher::Exact(e.clone()))),
+        (None, Some(r)) => Ok(Some(crate::sig::Matcher::Regex(regex_option(
+            &format!("--{name}-regexp"),
+            r,
+            false,
+        )?))),
+        (None, None) => Ok(None),
+    }
+}
+
+/// Reads `--bundle`, `--certificate-identity[-regexp]`,
+/// `--certificate-oidc-issuer[-regexp]`, `--trusted-root`: `None` when
+/// none is given. Identity and issuer are both required (as cosign 3
+/// requires them): a bundle proves only who signed, and a signer not
+/// named is anyone's.
+fn sigstore_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::sig::SigstorePolicy>, Error> {
+    if !SIGSTORE_OPTIONS.iter().any(|o| m.contains_id(o) && m.value_source(o).is_some()) {
+        return Ok(None);
+    }
+    let path = |name: &str| -> Result<Option<std::path::PathBuf>, Error> {
+        match m.get_one::<OsString>(name) {
+            Some(p) if p.is_empty() => Err(Error::usage(format!(
+                "--{name} needs a file, not an empty name"
+            ))),
+            p => Ok(p.map(std::path::PathBuf::from)),
+        }
+    };
+    let identity = matcher(m, "certificate-identity")?;
+    let issuer = matcher(m, "certificate-oidc-issuer")?;
+    let (Some(identity), Some(issuer)) = (identity, issuer) else {
+        return Err(Error::usage(
+            "a Sigstore bundle is verified for a signer: give both --certificate-identity (or \
+             --certificate-identity-regexp) and --certificate-oidc-issuer (or \
+             --certificate-oidc-issuer-regexp)",
+        ));
+    };
+    Ok(Some(crate::sig::SigstorePolicy {
+        bundle: path("bundle")?,
+        identity,
+        issuer,
+        trusted_root: path("trusted-root")?,
+    }))
+}
+
 /// Reads `--key`, `--signature`, `--namespace`, `--min-signatures` and
-/// `--trusted-comment`.
+/// `--trusted-comment`, or the Sigstore options.
 fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Signed>, Error> {
     let key = m.get_one::<OsString>("key").cloned();
     let signature = m.get_one::<OsString>("signature").cloned();
     let namespace = m.get_one::<String>("namespace").cloned();
     let min = m.get_one::<String>("min-signatures").cloned();
     let comment = m.get_one::<String>("trusted-comment").cloned();
+    let sigstore = sigstore_from_matches(m)?;
+    if sigstore.is_some() && key.is_some() {
+        return Err(Error::usage(
+            "--key and the Sigstore options (--bundle, --certificate-identity, ...) are mutually \
+             exclusive",
+        ));
+    }
     let Some(key) = key else {
         for (on, name) in [
             (signature.is_some(), "signature"),
@@ -114,7 +211,14 @@ fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Sig
                 )));
             }
         }
-        return Ok(None);
+        return Ok(sigstore.map(|s| crate::config::Signed {
+            key: None,
+            sigstore: Some(s),
+            signature: None,
+            namespace: "file".to_string(),
+            min_signatures: 1,
+            trusted_comment: None,
+        }));
     };
     if key.is_empty() || signature.as_ref().is_some_and(|s| s.is_empty()) {
         return Err(Error::usage(
@@ -137,27 +241,11 @@ fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Sig
     // met by `tag=v10`.
     let trusted_comment = match comment {
         None => None,
-        Some(re) => Some(regex::Regex::new(&format!("^(?:{re})$")).map_err(|e| {
-            let why = match e {
-                regex::Error::CompiledTooBig(_) => "too large once compiled".to_string(),
-                e => e
-                    .to_string()
-                    .lines()
-                    .rev()
-                    .find(|l| l.starts_with("error:"))
-                    .map_or_else(
-                        || "not a regular expression".to_string(),
-                        |l| l.trim_start_matches("error: ").to_string(),
-                    ),
-            };
-            Error::usage(format!(
-                "--trusted-comment {}: not a regular expression: {why}",
-                lq(&re)
-            ))
-        })?),
+        Some(re) => Some(regex_option("--trusted-comment", &re, true)?),
     };
     Ok(Some(crate::config::Signed {
-        key,
+        key: Some(key),
+        sigstore: None,
         signature,
         namespace: namespace.unwrap_or_else(|| "file".to_string()),
         min_signatures,
@@ -881,6 +969,64 @@ fn output_options(cmd: Command) -> Command {
             .help(
                 "with --key and a minisign signature: its whole trusted comment must match REGEX \
                  (e.g. 'repo=org/tool;tag=v1\\.2\\.3')",
+            )
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("bundle")
+            .long("bundle")
+            .value_name("BUNDLE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with -c: first verify the checksum file with this Sigstore bundle (cosign, \
+                 goreleaser; default: FILE.sigstore.json, FILE.sigstore or FILE.bundle beside it, \
+                 else FILE itself when it is an attestation bundle, whose subjects are then checked); \
+                 offline, against the built-in public-good trusted root",
+            )
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("certificate-identity")
+            .long("certificate-identity")
+            .value_name("ID")
+            .help(
+                "with a Sigstore bundle: the signing certificate's identity must be ID (e.g. \
+                 https://github.com/OWNER/REPO/.github/workflows/release.yml@refs/tags/v1.2.3)",
+            )
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("certificate-identity-regexp")
+            .long("certificate-identity-regexp")
+            .value_name("REGEX")
+            .help("with a Sigstore bundle: the certificate's identity must contain a match of REGEX")
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("certificate-oidc-issuer")
+            .long("certificate-oidc-issuer")
+            .value_name("ISSUER")
+            .help(
+                "with a Sigstore bundle: the certificate's OIDC issuer must be ISSUER (e.g. \
+                 https://token.actions.githubusercontent.com)",
+            )
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("certificate-oidc-issuer-regexp")
+            .long("certificate-oidc-issuer-regexp")
+            .value_name("REGEX")
+            .help("with a Sigstore bundle: the certificate's OIDC issuer must contain a match of REGEX")
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("trusted-root")
+            .long("trusted-root")
+            .value_name("FILE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with a Sigstore bundle: verify against this trusted root (JSON, or JSON lines as \
+                 'gh attestation trusted-root' writes) instead of the built-in public-good one",
             )
             .help_heading(SIGNED),
     )

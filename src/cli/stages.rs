@@ -588,18 +588,27 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
         }
     }
     if let Some(signed) = &native.signed {
+        let flag = if signed.key.is_some() { "--key" } else { "--bundle" };
         if !t.check {
-            return Err(Error::usage(
-                "the --key option is meaningful only when verifying checksums",
-            ));
+            return Err(Error::usage(if signed.key.is_some() {
+                "the --key option is meaningful only when verifying checksums"
+            } else {
+                "the Sigstore options (--bundle, --certificate-identity, ...) are meaningful only \
+                 when verifying checksums"
+            }));
         }
         if native.audit.is_some() {
-            return Err(Error::usage("--key and --audit are mutually exclusive"));
+            return Err(Error::usage(format!("{flag} and --audit are mutually exclusive")));
         }
         let files = low.operands.len().max(1) + native.files_from.len();
         if signed.signature.is_some() && files > 1 {
             return Err(Error::usage(
                 "--signature names one signature: it takes exactly one checksum file",
+            ));
+        }
+        if signed.sigstore.as_ref().is_some_and(|s| s.bundle.is_some()) && files > 1 {
+            return Err(Error::usage(
+                "--bundle names one bundle: it takes exactly one checksum file",
             ));
         }
     }
