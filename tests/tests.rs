@@ -40,6 +40,8 @@ mod shasum;
 // `--key` needs the `signatures` feature (on by default).
 #[cfg(feature = "signatures")]
 mod signatures;
+// Sigstore bundles: most cases need the `sigstore` feature (off by default).
+mod sigstore;
 mod stores;
 mod trees;
 mod vectors;

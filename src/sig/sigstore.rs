@@ -262,38 +262,57 @@ pub(super) fn verify(
     // and time with no identity required, then the certificate's own
     // values are held against the rules.
     let any = VerificationPolicy::any_identity();
-    let mut first_err = None;
     let mut result = None;
+    let mut errors: Vec<String> = Vec::new();
     for root in &roots {
+        // A root with no transparency log or no certificate transparency
+        // log (GitHub's own instance, for private repositories) proves
+        // times with its timestamp authority only, as `gh attestation
+        // verify` accepts them: those timestamps must then verify, and
+        // one at least must be there (the crate refuses a certificate
+        // with no verified time).
+        let mut policy = any.clone();
+        if root.tlogs.is_empty() {
+            policy = policy.skip_tlog_unsafe();
+        }
+        if root.ctlogs.is_empty() {
+            policy = policy.skip_sct();
+        }
         let outcome = Verifier::new(root).and_then(|v| match &digest {
-            Some(d) => v.verify(d.clone(), &bundle, &any),
-            None => v.verify(artifact.unwrap_or_default(), &bundle, &any),
+            Some(d) => v.verify(d.clone(), &bundle, &policy),
+            None => v.verify(artifact.unwrap_or_default(), &bundle, &policy),
         });
         match outcome {
             Ok(r) => {
                 result = Some(r);
                 break;
             }
-            Err(e) => {
-                first_err.get_or_insert(e);
-            }
+            Err(e) => errors.push(brief(&e, "not verified")),
         }
     }
     let Some(r) = result else {
-        let e = first_err.map_or_else(|| "not verified".to_string(), |e| brief(&e, "not verified"));
-        return Err(fmt(Bad::new(BadKind::Bad, e)));
+        let why = if errors.len() == 1 {
+            errors.remove(0)
+        } else {
+            let each: Vec<String> = errors
+                .iter()
+                .enumerate()
+                .map(|(i, e)| format!("with trusted root {}: {e}", i + 1))
+                .collect();
+            each.join("; ")
+        };
+        return Err(fmt(Bad::new(BadKind::Bad, why)));
     };
     let identity = r.identity().map(|s| s.as_str().to_string());
     let issuer = r.issuer().map(str::to_string);
     let quote = |s: &str| name(std::path::Path::new(s));
     let id = identity.clone().unwrap_or_default();
     let bad_id = |what: &str, got: Option<&str>, flag: &str| {
-        let got = got.map_or_else(|| "none".to_string(), quote);
-        fmt(Bad::new(
-            BadKind::Bad,
-            format!("the certificate's {what} {got} does not match {flag}"),
-        ))
-        .key(id.clone())
+        let why = match got {
+            Some(g) => format!("the certificate's {what} {} does not match {flag}", quote(g)),
+            None => format!("the certificate names no {what}, and {flag} asks for one"),
+        };
+        fmt(Bad::new(BadKind::Bad, why)).key(id.clone())
     };
     if !identity.as_deref().is_some_and(|i| meets(&policy.identity, i)) {
         return Err(bad_id("identity", identity.as_deref(), &policy.identity.flag("--certificate-identity")));
