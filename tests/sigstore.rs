@@ -407,6 +407,54 @@ fn every_tampered_case_fails_closed_with_one_line() {
     );
 }
 
+/// `--attestation BUNDLE FILE...`: each FILE against the subject of its
+/// name (path or last component); a FILE no subject names fails closed.
+#[cfg(feature = "sigstore")]
+#[test]
+fn attestation_with_files_checks_those_files() {
+    let t = copy();
+    let conda = "signed-package-2.1.0-hb0f4dca_0.conda";
+    std::fs::create_dir(t.path().join("dl")).unwrap();
+    std::fs::copy(t.path().join(conda), t.path().join("dl").join(conda)).unwrap();
+    let att = |files: &[&str]| {
+        let mut args = vec![
+            "-c",
+            "--attestation",
+            "conda-attestation.sigstore.json",
+            "--certificate-identity-regexp",
+            "^https://github\\.com/prefix-dev/",
+            "--certificate-oidc-issuer",
+            ACTIONS,
+        ];
+        args.extend(files);
+        run(t.path(), &args)
+    };
+    let path = format!("dl/{conda}");
+    let r = att(&[&path]);
+    assert_eq!(r.out, format!("{path}: OK\n"), "stderr: {}", r.err);
+    assert_eq!(r.code, 0);
+    let r = att(&[&path, "cosign-v3-blob.txt"]);
+    refused(
+        &r,
+        "conda-attestation.sigstore.json",
+        "no signature",
+        "cosign-v3-blob.txt is not a subject of the attestation",
+    );
+    let r = run(
+        t.path(),
+        &[
+            "-c",
+            "--attestation",
+            "cosign-v3-blob.txt",
+            "--certificate-identity",
+            BLOB_ID,
+            "--certificate-oidc-issuer",
+            BLOB_ISSUER,
+        ],
+    );
+    refused(&r, "cosign-v3-blob.txt", "unsupported signature", "not a Sigstore bundle");
+}
+
 /// goreleaser's `checksums.txt.sigstore.json` before cosign's new bundle
 /// format (a legacy cosign bundle): one line that names the flag that
 /// makes a bundle mhash reads.

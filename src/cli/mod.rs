@@ -121,7 +121,8 @@ fn regex_option(flag: &str, pattern: &str, anchored: bool) -> Result<regex::Rege
 }
 
 /// The Sigstore options' names, as `signed_from_matches` reads them.
-const SIGSTORE_OPTIONS: [&str; 6] = [
+const SIGSTORE_OPTIONS: [&str; 7] = [
+    "attestation",
     "bundle",
     "certificate-identity",
     "certificate-identity-regexp",
@@ -175,11 +176,21 @@ fn sigstore_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::sig::Sigs
              --certificate-oidc-issuer-regexp)",
         ));
     };
+    let attestation = path("attestation")?;
+    if attestation.is_some() && m.get_one::<OsString>("bundle").is_some() {
+        return Err(Error::usage(
+            "--attestation and --bundle are mutually exclusive (an attestation is its own checksum \
+             list)",
+        ));
+    }
     Ok(Some(crate::sig::SigstorePolicy {
         bundle: path("bundle")?,
         identity,
         issuer,
         trusted_root: path("trusted-root")?,
+        // The files are the operands: the build stage moves them here.
+        only: attestation.into_iter().collect(),
+        attestation: m.get_one::<OsString>("attestation").is_some(),
     }))
 }
 
@@ -982,6 +993,18 @@ fn output_options(cmd: Command) -> Command {
                  goreleaser; default: FILE.sigstore.json, FILE.sigstore or FILE.bundle beside it, \
                  else FILE itself when it is an attestation bundle, whose subjects are then checked); \
                  offline, against the built-in public-good trusted root",
+            )
+            .help_heading(SIGNED),
+    )
+    .arg(
+        Arg::new("attestation")
+            .long("attestation")
+            .value_name("BUNDLE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with -c: the FILE operands are checked against the subjects (name and SHA-256) of \
+                 this attestation bundle (GitHub artifact attestations, any in-toto statement in a \
+                 Sigstore bundle), once it verifies; no FILE: every subject",
             )
             .help_heading(SIGNED),
     )

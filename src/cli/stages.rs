@@ -606,6 +606,9 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
                 "--signature names one signature: it takes exactly one checksum file",
             ));
         }
+        if !native.files_from.is_empty() && signed.sigstore.as_ref().is_some_and(|s| s.attestation) {
+            return Err(Error::usage("--attestation takes FILE operands, not --files-from"));
+        }
         if signed.sigstore.as_ref().is_some_and(|s| s.bundle.is_some()) && files > 1 {
             return Err(Error::usage(
                 "--bundle names one bundle: it takes exactly one checksum file",
@@ -713,6 +716,16 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     let files_given = !low.operands.is_empty() || !native.files_from.is_empty();
     let several = low.operands.len() > 1;
     let mut files = low.operands;
+    let mut native = native;
+    // `--attestation BUNDLE FILE...`: BUNDLE is the checksum file, the
+    // operands the files checked against its subjects.
+    if let Some(policy) = native.signed.as_mut().and_then(|s| s.sigstore.as_mut())
+        && policy.attestation
+    {
+        let bundle = std::mem::take(&mut policy.only);
+        policy.only = files.into_iter().map(std::path::PathBuf::from).collect();
+        files = bundle.into_iter().map(std::path::PathBuf::into_os_string).collect();
+    }
     if files.is_empty() && native.files_from.is_empty() {
         files.push(OsString::from("-"));
     }

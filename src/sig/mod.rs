@@ -121,6 +121,13 @@ pub struct SigstorePolicy {
     /// as `gh attestation trusted-root` writes them); `None`: the
     /// public-good instance's root built in.
     pub trusted_root: Option<PathBuf>,
+    /// `--attestation BUNDLE FILE...`: the checksum file is an
+    /// attestation bundle, and only these files are checked, each against
+    /// the subject of its name (its path, or its last component); empty:
+    /// every subject.
+    pub only: Vec<PathBuf>,
+    /// `--attestation`: the checksum file must be an attestation bundle.
+    pub attestation: bool,
 }
 
 /// The names tried beside a checksum file for its Sigstore bundle, in
@@ -355,6 +362,9 @@ impl Bad {
         }
         match &self.place {
             Some(Place::Detached(p)) => parts.push(name(p)),
+            Some(Place::Inline) if self.format == Some(Format::Sigstore) => {
+                parts.push("attestation".to_string())
+            }
             Some(Place::Inline) => parts.push("inline".to_string()),
             None => {}
         }
@@ -394,6 +404,7 @@ impl Good {
         }
         match &self.place {
             Place::Detached(p) => out.push_str(&format!(", {})", name(p))),
+            Place::Inline if self.format == Format::Sigstore => out.push_str(", attestation)"),
             Place::Inline => out.push_str(", inline)"),
         }
         if !self.signatures.is_empty() {
@@ -411,6 +422,13 @@ impl Good {
 /// nothing is left, `fallback`.
 #[cfg_attr(not(feature = "signatures"), allow(dead_code))]
 fn brief(e: &dyn std::fmt::Display, fallback: &str) -> String {
+    brief_to(e, fallback, 100)
+}
+
+/// [`brief`] with room for `max` bytes (Sigstore's errors name a
+/// verification step, then its cause: 100 bytes cut them mid-word).
+#[cfg_attr(not(feature = "signatures"), allow(dead_code))]
+fn brief_to(e: &dyn std::fmt::Display, fallback: &str, max: usize) -> String {
     let text = e.to_string();
     let cut = ["Error(", "{", "[", "\n", "backtrace", "Backtrace"]
         .iter()
@@ -418,8 +436,8 @@ fn brief(e: &dyn std::fmt::Display, fallback: &str) -> String {
         .min()
         .unwrap_or(text.len());
     let mut out: String = text[..cut].chars().filter(|c| !c.is_control()).collect();
-    if out.len() > 100 {
-        let mut end = 100;
+    if out.len() > max {
+        let mut end = max;
         while !out.is_char_boundary(end) {
             end -= 1;
         }
@@ -590,6 +608,14 @@ fn verify_sigstore(content: &[u8], req: &Request<'_>, policy: &SigstorePolicy) -
         }
     };
     let self_bundle = looks_like_bundle(content);
+    if policy.attestation && !self_bundle {
+        return Err(Bad::new(
+            BadKind::Unsupported,
+            "--attestation names a file that is not a Sigstore bundle (JSON with a mediaType of \
+             application/vnd.dev.sigstore.bundle)",
+        )
+        .format(Format::Sigstore));
+    }
     let (place, bundle) = if let Some(b) = &policy.bundle {
         let place = Place::Detached(b.clone());
         let bytes = read_aux(b, "bundle", BadKind::Missing, req.name).map_err(at(&place))?;
@@ -636,7 +662,7 @@ fn verify_sigstore(content: &[u8], req: &Request<'_>, policy: &SigstorePolicy) -
     verify_bundle(if inline { None } else { Some(content) }, &bundle, &place, policy, req)
         .and_then(|mut g| {
             if inline {
-                g.text = Some(subject_lines(&bundle)?);
+                g.text = Some(subject_lines(&bundle, &policy.only, req.name)?);
             }
             Ok(g)
         })
@@ -672,8 +698,8 @@ fn verify_bundle(
 }
 
 #[cfg(feature = "sigstore")]
-fn subject_lines(bundle: &[u8]) -> Result<Vec<u8>, Bad> {
-    sigstore::subject_lines(bundle)
+fn subject_lines(bundle: &[u8], only: &[PathBuf], name: &dyn Fn(&Path) -> String) -> Result<Vec<u8>, Bad> {
+    sigstore::subject_lines(bundle, only, name)
 }
 
 #[cfg(not(feature = "sigstore"))]
@@ -685,7 +711,7 @@ fn verify_bundle(_: Option<&[u8]>, _: &[u8], _: &Place, _: &SigstorePolicy, _: &
 }
 
 #[cfg(not(feature = "sigstore"))]
-fn subject_lines(_: &[u8]) -> Result<Vec<u8>, Bad> {
+fn subject_lines(_: &[u8], _: &[PathBuf], _: &dyn Fn(&Path) -> String) -> Result<Vec<u8>, Bad> {
     Err(Bad::new(BadKind::Unsupported, "this mhash was built without Sigstore support"))
 }
 

@@ -16,7 +16,7 @@
 //!
 //! Nothing here reaches the network.
 
-use super::{Bad, BadKind, Format, Good, LEGACY, Matcher, Place, SigstorePolicy, brief};
+use super::{Bad, BadKind, Format, Good, LEGACY, Matcher, Place, SigstorePolicy, brief, brief_to};
 use sigstore_verify::crypto::{
     CryptoProvider, Error as CryptoError, HashContext, Result as CryptoResult, SigningScheme,
 };
@@ -191,8 +191,11 @@ fn trusted_roots(policy: &SigstorePolicy, name: &dyn Fn(&std::path::Path) -> Str
     let bytes = super::read_aux(path, "trusted root", BadKind::Unreadable, name)?;
     let bad = |why: String| Bad::new(BadKind::Unreadable, format!("trusted root {}: {why}", name(path)));
     let text = std::str::from_utf8(&bytes).map_err(|_| bad("not UTF-8 text: not a trusted root".into()))?;
-    if let Ok(root) = TrustedRoot::from_json(text) {
-        return Ok(vec![root]);
+    // One JSON value: one root (its error is the file's); else JSON lines.
+    if serde_json::from_str::<serde_json::Value>(text).is_ok() {
+        return TrustedRoot::from_json(text)
+            .map(|r| vec![r])
+            .map_err(|e| bad(format!("not a trusted root: {}", brief(&e, "unreadable"))));
     }
     let mut roots = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -287,7 +290,7 @@ pub(super) fn verify(
                 result = Some(r);
                 break;
             }
-            Err(e) => errors.push(brief(&e, "not verified")),
+            Err(e) => errors.push(brief_to(&e, "not verified", 200)),
         }
     }
     let Some(r) = result else {
@@ -312,13 +315,15 @@ pub(super) fn verify(
             Some(g) => format!("the certificate's {what} {} does not match {flag}", quote(g)),
             None => format!("the certificate names no {what}, and {flag} asks for one"),
         };
-        fmt(Bad::new(BadKind::Bad, why)).key(id.clone())
+        fmt(Bad::new(BadKind::Bad, why))
     };
     if !identity.as_deref().is_some_and(|i| meets(&policy.identity, i)) {
         return Err(bad_id("identity", identity.as_deref(), &policy.identity.flag("--certificate-identity")));
     }
     if !issuer.as_deref().is_some_and(|i| meets(&policy.issuer, i)) {
-        return Err(bad_id("OIDC issuer", issuer.as_deref(), &policy.issuer.flag("--certificate-oidc-issuer")));
+        return Err(
+            bad_id("OIDC issuer", issuer.as_deref(), &policy.issuer.flag("--certificate-oidc-issuer")).key(id.clone()),
+        );
     }
     Ok(Good {
         format: Format::Sigstore,
@@ -387,8 +392,15 @@ fn first_subject(env: &sigstore_verify::types::DsseEnvelope) -> Result<sigstore_
 
 /// The subjects of a verified bundle's in-toto statement as checksum
 /// lines (`SHA256 (NAME) = HEX`, GNU's tagged form, a name with a
-/// backslash or line break escaped as GNU escapes it).
-pub(super) fn subject_lines(bundle_bytes: &[u8]) -> Result<Vec<u8>, Bad> {
+/// backslash or line break escaped as GNU escapes it). With `only`, one
+/// line for each of those files, named as given, against the subject of
+/// its name (the whole path, else its last component); a file that no
+/// subject names fails the whole (nothing is checked).
+pub(super) fn subject_lines(
+    bundle_bytes: &[u8],
+    only: &[std::path::PathBuf],
+    name: &dyn Fn(&std::path::Path) -> String,
+) -> Result<Vec<u8>, Bad> {
     let bundle = std::str::from_utf8(bundle_bytes)
         .ok()
         .and_then(|t| Bundle::from_json(t).ok())
@@ -397,24 +409,47 @@ pub(super) fn subject_lines(bundle_bytes: &[u8]) -> Result<Vec<u8>, Bad> {
         return Err(Bad::new(BadKind::Unsupported, "the bundle holds no in-toto statement"));
     };
     let stmt = statement(env)?;
-    let mut out = Vec::new();
-    for (name, tag, hex) in subjects(&stmt) {
-        let escaped = name.contains(['\\', '\n', '\r']);
-        if escaped {
-            out.push(b'\\');
-        }
-        let name = if escaped {
-            name.replace('\\', "\\\\").replace('\n', "\\n").replace('\r', "\\r")
-        } else {
-            name
-        };
-        out.extend_from_slice(format!("{tag} ({name}) = {hex}\n").as_bytes());
-    }
-    if out.is_empty() {
+    let all = subjects(&stmt);
+    if all.is_empty() {
         return Err(Bad::new(
             BadKind::Unsupported,
             "the in-toto statement names no subject with a SHA-256 or SHA-512 digest",
         ));
+    }
+    let mut picked: Vec<(String, &'static str, String)> = Vec::new();
+    if only.is_empty() {
+        picked = all;
+    } else {
+        for f in only {
+            let whole = f.to_string_lossy();
+            let last = f.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            let hit = all
+                .iter()
+                .find(|s| s.0 == whole)
+                .or_else(|| all.iter().find(|s| s.0 == last));
+            match hit {
+                Some((_, tag, hex)) => picked.push((whole.into_owned(), tag, hex.clone())),
+                None => {
+                    return Err(Bad::new(
+                        BadKind::Missing,
+                        format!("{} is not a subject of the attestation", name(f)),
+                    ));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (n, tag, hex) in picked {
+        let escaped = n.contains(['\\', '\n', '\r']);
+        if escaped {
+            out.push(b'\\');
+        }
+        let n = if escaped {
+            n.replace('\\', "\\\\").replace('\n', "\\n").replace('\r', "\\r")
+        } else {
+            n
+        };
+        out.extend_from_slice(format!("{tag} ({n}) = {hex}\n").as_bytes());
     }
     Ok(out)
 }
