@@ -932,6 +932,7 @@ fn tree_options(cmd: Command) -> Command {
 /// bar, and `--install-links`.
 fn output_options(cmd: Command) -> Command {
     const SIGNED: &str = "Verifying signed checksum files";
+    const SIGSTORE: &str = "Verifying Sigstore bundles (offline; the cargo feature `sigstore`)";
     cmd.arg(
         Arg::new("key")
             .long("key")
@@ -994,7 +995,7 @@ fn output_options(cmd: Command) -> Command {
                  else FILE itself when it is an attestation bundle, whose subjects are then checked); \
                  offline, against the built-in public-good trusted root",
             )
-            .help_heading(SIGNED),
+            .help_heading(SIGSTORE),
     )
     .arg(
         Arg::new("attestation")
@@ -1006,7 +1007,7 @@ fn output_options(cmd: Command) -> Command {
                  this attestation bundle (GitHub artifact attestations, any in-toto statement in a \
                  Sigstore bundle), once it verifies; no FILE: every subject",
             )
-            .help_heading(SIGNED),
+            .help_heading(SIGSTORE),
     )
     .arg(
         Arg::new("certificate-identity")
@@ -1016,14 +1017,14 @@ fn output_options(cmd: Command) -> Command {
                 "with a Sigstore bundle: the signing certificate's identity must be ID (e.g. \
                  https://github.com/OWNER/REPO/.github/workflows/release.yml@refs/tags/v1.2.3)",
             )
-            .help_heading(SIGNED),
+            .help_heading(SIGSTORE),
     )
     .arg(
         Arg::new("certificate-identity-regexp")
             .long("certificate-identity-regexp")
             .value_name("REGEX")
             .help("with a Sigstore bundle: the certificate's identity must contain a match of REGEX")
-            .help_heading(SIGNED),
+            .help_heading(SIGSTORE),
     )
     .arg(
         Arg::new("certificate-oidc-issuer")
@@ -1033,14 +1034,14 @@ fn output_options(cmd: Command) -> Command {
                 "with a Sigstore bundle: the certificate's OIDC issuer must be ISSUER (e.g. \
                  https://token.actions.githubusercontent.com)",
             )
-            .help_heading(SIGNED),
+            .help_heading(SIGSTORE),
     )
     .arg(
         Arg::new("certificate-oidc-issuer-regexp")
             .long("certificate-oidc-issuer-regexp")
             .value_name("REGEX")
             .help("with a Sigstore bundle: the certificate's OIDC issuer must contain a match of REGEX")
-            .help_heading(SIGNED),
+            .help_heading(SIGSTORE),
     )
     .arg(
         Arg::new("trusted-root")
@@ -1051,7 +1052,7 @@ fn output_options(cmd: Command) -> Command {
                 "with a Sigstore bundle: verify against this trusted root (JSON, or JSON lines as \
                  'gh attestation trusted-root' writes) instead of the built-in public-good one",
             )
-            .help_heading(SIGNED),
+            .help_heading(SIGSTORE),
     )
     .arg(
         Arg::new("audit")
