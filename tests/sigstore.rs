@@ -13,6 +13,9 @@
 //! here, in a temporary directory: each must fail closed, exit 1, with
 //! one line on stderr and nothing on stdout.
 
+// Built without the feature, only the usage and no-support cases run.
+#![cfg_attr(not(feature = "sigstore"), allow(dead_code, unused_imports))]
+
 use std::path::{Path, PathBuf};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sigstore");
@@ -22,7 +25,8 @@ const BLOB_ID: &str = "w.vollprecht@gmail.com";
 /// Its issuer (Fulcio extension 1.3.6.1.4.1.57264.1.8).
 const BLOB_ISSUER: &str = "https://github.com/login/oauth";
 /// The identity in conda-attestation.sigstore.json's certificate.
-const CONDA_ID: &str = "https://github.com/prefix-dev/sigstore-example/.github/workflows/action.yaml@refs/heads/main";
+const CONDA_ID: &str =
+    "https://github.com/prefix-dev/sigstore-example/.github/workflows/action.yaml@refs/heads/main";
 /// GitHub Actions' OIDC issuer.
 const ACTIONS: &str = "https://token.actions.githubusercontent.com";
 
@@ -85,7 +89,11 @@ fn refused(r: &Run, file: &str, words: &str, cause: &str) {
     let want = format!("{}: {file}: {words} (Sigstore", crate::util::prog());
     assert!(r.err.starts_with(&want), "want {want:?}, stderr: {}", r.err);
     assert!(r.err.contains(cause), "want {cause:?}, stderr: {}", r.err);
-    assert!(!r.err.contains('{') && !r.err.contains("Error("), "a Debug dump: {}", r.err);
+    assert!(
+        !r.err.contains('{') && !r.err.contains("Error("),
+        "a Debug dump: {}",
+        r.err
+    );
 }
 
 /// The Good line for a bundle beside FILE.
@@ -99,7 +107,10 @@ fn good_line(file: &str, id: &str, issuer: &str, bundle: &str) -> String {
 /// What `sha256sum -c` says of a file with no checksum line (GNU's
 /// words, with mhash's prefix).
 fn no_lines(file: &str) -> String {
-    format!("{}: {file}: no properly formatted checksum lines found", crate::util::prog())
+    format!(
+        "{}: {file}: no properly formatted checksum lines found",
+        crate::util::prog()
+    )
 }
 
 #[cfg(feature = "sigstore")]
@@ -111,7 +122,13 @@ fn a_cosign_v3_bundle_beside_the_file_verifies_it() {
     assert_eq!(
         lines,
         [
-            good_line("cosign-v3-blob.txt", BLOB_ID, BLOB_ISSUER, "cosign-v3-blob.txt.sigstore.json").as_str(),
+            good_line(
+                "cosign-v3-blob.txt",
+                BLOB_ID,
+                BLOB_ISSUER,
+                "cosign-v3-blob.txt.sigstore.json"
+            )
+            .as_str(),
             // The signed file is a line of text, not a checksum list: what
             // sha256sum -c says of it follows the verdict.
             no_lines("cosign-v3-blob.txt").as_str(),
@@ -140,7 +157,12 @@ fn a_cosign_v3_bundle_beside_the_file_verifies_it() {
         ],
     );
     assert!(
-        r.err.starts_with(&good_line("cosign-v3-blob.txt", BLOB_ID, BLOB_ISSUER, "blob.bundle")),
+        r.err.starts_with(&good_line(
+            "cosign-v3-blob.txt",
+            BLOB_ID,
+            BLOB_ISSUER,
+            "blob.bundle"
+        )),
         "stderr: {}",
         r.err
     );
@@ -167,7 +189,11 @@ fn bundle_versions_0_1_to_0_3_verify() {
     );
     for (file, id, bundle) in [
         ("bundle.txt", "a@tny.town", "bundle.txt.sigstore"),
-        ("staging-rekor-v2.txt", "jku@goto.fi", "staging-rekor-v2.txt.sigstore.json"),
+        (
+            "staging-rekor-v2.txt",
+            "jku@goto.fi",
+            "staging-rekor-v2.txt.sigstore.json",
+        ),
     ] {
         let r = check(
             t.path(),
@@ -178,7 +204,10 @@ fn bundle_versions_0_1_to_0_3_verify() {
         );
         assert_eq!(
             r.err.lines().collect::<Vec<_>>(),
-            [good_line(file, id, BLOB_ISSUER, bundle).as_str(), no_lines(file).as_str()],
+            [
+                good_line(file, id, BLOB_ISSUER, bundle).as_str(),
+                no_lines(file).as_str()
+            ],
             "stderr: {}",
             r.err
         );
@@ -193,12 +222,26 @@ fn bundle_versions_0_1_to_0_3_verify() {
 fn an_attestation_is_a_signed_checksum_list() {
     let t = copy();
     let conda = "signed-package-2.1.0-hb0f4dca_0.conda";
-    let r = check(t.path(), "conda-attestation.sigstore.json", CONDA_ID, ACTIONS, &[]);
+    let r = check(
+        t.path(),
+        "conda-attestation.sigstore.json",
+        CONDA_ID,
+        ACTIONS,
+        &[],
+    );
     assert_eq!(r.out, format!("{conda}: OK\n"), "stderr: {}", r.err);
     assert_eq!(r.code, 0, "stderr: {}", r.err);
-    assert!(r.err.contains("Good signature (Sigstore, identity '"), "{}", r.err);
+    assert!(
+        r.err.contains("Good signature (Sigstore, identity '"),
+        "{}",
+        r.err
+    );
     // The statement's digest is sha256sum's (GNU, where installed).
-    if let Ok(o) = std::process::Command::new("sha256sum").arg(conda).current_dir(t.path()).output() {
+    if let Ok(o) = std::process::Command::new("sha256sum")
+        .arg(conda)
+        .current_dir(t.path())
+        .output()
+    {
         let line = String::from_utf8_lossy(&o.stdout).into_owned();
         let bundle = std::fs::read_to_string(t.path().join("conda-attestation.sigstore.json")).unwrap();
         let v: serde_json::Value = serde_json::from_str(&bundle).unwrap();
@@ -216,7 +259,13 @@ fn an_attestation_is_a_signed_checksum_list() {
     let mut b = std::fs::read(t.path().join(conda)).unwrap();
     b[100] ^= 1;
     std::fs::write(t.path().join(conda), b).unwrap();
-    let r = check(t.path(), "conda-attestation.sigstore.json", CONDA_ID, ACTIONS, &[]);
+    let r = check(
+        t.path(),
+        "conda-attestation.sigstore.json",
+        CONDA_ID,
+        ACTIONS,
+        &[],
+    );
     assert_eq!(r.out, format!("{conda}: FAILED\n"));
     assert_eq!(r.code, 1);
 }
@@ -227,15 +276,27 @@ fn an_attestation_is_a_signed_checksum_list() {
 #[test]
 fn verification_needs_no_network() {
     let t = copy();
-    let probe = std::process::Command::new("unshare").args(["-rn", "true"]).output();
+    let probe = std::process::Command::new("unshare")
+        .args(["-rn", "true"])
+        .output();
     if !probe.is_ok_and(|o| o.status.success()) {
         eprintln!("unshare -rn is not allowed here: skipped");
         return;
     }
     let o = crate::util::command("unshare")
         .current_dir(t.path())
-        .args(["-rn", env!("CARGO_BIN_EXE_mhash"), "-c", "conda-attestation.sigstore.json"])
-        .args(["--certificate-identity", CONDA_ID, "--certificate-oidc-issuer", ACTIONS])
+        .args([
+            "-rn",
+            env!("CARGO_BIN_EXE_mhash"),
+            "-c",
+            "conda-attestation.sigstore.json",
+        ])
+        .args([
+            "--certificate-identity",
+            CONDA_ID,
+            "--certificate-oidc-issuer",
+            ACTIONS,
+        ])
         .output()
         .unwrap();
     assert_eq!(
@@ -263,8 +324,18 @@ fn trusted_roots_as_json_lines() {
     }
     std::fs::write(t.path().join("roots.jsonl"), jsonl).unwrap();
     let more = ["--trusted-root", "roots.jsonl"];
-    let r = check(t.path(), "conda-attestation.sigstore.json", CONDA_ID, ACTIONS, &more);
-    assert_eq!(r.out, "signed-package-2.1.0-hb0f4dca_0.conda: OK\n", "stderr: {}", r.err);
+    let r = check(
+        t.path(),
+        "conda-attestation.sigstore.json",
+        CONDA_ID,
+        ACTIONS,
+        &more,
+    );
+    assert_eq!(
+        r.out, "signed-package-2.1.0-hb0f4dca_0.conda: OK\n",
+        "stderr: {}",
+        r.err
+    );
     let r = run(
         t.path(),
         &[
@@ -316,12 +387,17 @@ fn every_tampered_case_fails_closed_with_one_line() {
     refused(&check(t.path(), blob, BLOB_ID, BLOB_ISSUER, &[]), blob, bad, "");
     // The signature, by a bit.
     let t = copy();
-    edit_json(t.path(), bundle, |v| flip_b64(&mut v["messageSignature"]["signature"], 20));
+    edit_json(t.path(), bundle, |v| {
+        flip_b64(&mut v["messageSignature"]["signature"], 20)
+    });
     refused(&check(t.path(), blob, BLOB_ID, BLOB_ISSUER, &[]), blob, bad, "");
     // The certificate, by a bit of its signature (its last bytes).
     let t = copy();
     edit_json(t.path(), bundle, |v| {
-        flip_b64(&mut v["verificationMaterial"]["certificate"]["rawBytes"], usize::MAX)
+        flip_b64(
+            &mut v["verificationMaterial"]["certificate"]["rawBytes"],
+            usize::MAX,
+        )
     });
     refused(&check(t.path(), blob, BLOB_ID, BLOB_ISSUER, &[]), blob, bad, "");
     // The log entry's integrated time moved (its promise no longer holds).
@@ -400,7 +476,13 @@ fn every_tampered_case_fails_closed_with_one_line() {
         v["dsseEnvelope"]["payload"] = serde_json::Value::String(e.encode(p));
     });
     refused(
-        &check(t.path(), "conda-attestation.sigstore.json", CONDA_ID, ACTIONS, &[]),
+        &check(
+            t.path(),
+            "conda-attestation.sigstore.json",
+            CONDA_ID,
+            ACTIONS,
+            &[],
+        ),
         "conda-attestation.sigstore.json",
         bad,
         "",
@@ -452,7 +534,12 @@ fn attestation_with_files_checks_those_files() {
             BLOB_ISSUER,
         ],
     );
-    refused(&r, "cosign-v3-blob.txt", "unsupported signature", "not a Sigstore bundle");
+    refused(
+        &r,
+        "cosign-v3-blob.txt",
+        "unsupported signature",
+        "not a Sigstore bundle",
+    );
 }
 
 /// goreleaser's `checksums.txt.sigstore.json` before cosign's new bundle
@@ -465,13 +552,23 @@ fn a_legacy_cosign_bundle_names_new_bundle_format() {
     let dir = t.path().join("goreleaser");
     let id = "https://github.com/goreleaser/example-secure/.github/workflows/release.yml@refs/tags/v1.0.0";
     let r = check(&dir, "checksums.txt", id, ACTIONS, &[]);
-    refused(&r, "checksums.txt", "unsupported signature", "--new-bundle-format");
+    refused(
+        &r,
+        "checksums.txt",
+        "unsupported signature",
+        "--new-bundle-format",
+    );
     // A .sig and .pem pair beside, no bundle: the same words.
     std::fs::remove_file(dir.join("checksums.txt.sigstore.json")).unwrap();
     std::fs::write(dir.join("checksums.txt.sig"), "MEUCIQ==\n").unwrap();
     std::fs::write(dir.join("checksums.txt.pem"), "LS0t\n").unwrap();
     let r = check(&dir, "checksums.txt", id, ACTIONS, &[]);
-    refused(&r, "checksums.txt", "unsupported signature", "--new-bundle-format");
+    refused(
+        &r,
+        "checksums.txt",
+        "unsupported signature",
+        "--new-bundle-format",
+    );
     // Nothing beside: the names tried.
     std::fs::remove_file(dir.join("checksums.txt.sig")).unwrap();
     let r = check(&dir, "checksums.txt", id, ACTIONS, &[]);
@@ -490,8 +587,18 @@ fn identity_and_issuer_are_required() {
     let t = copy();
     for args in [
         &["-c", "cosign-v3-blob.txt", "--certificate-identity", BLOB_ID][..],
-        &["-c", "cosign-v3-blob.txt", "--certificate-oidc-issuer", BLOB_ISSUER][..],
-        &["-c", "cosign-v3-blob.txt", "--bundle", "cosign-v3-blob.txt.sigstore.json"][..],
+        &[
+            "-c",
+            "cosign-v3-blob.txt",
+            "--certificate-oidc-issuer",
+            BLOB_ISSUER,
+        ][..],
+        &[
+            "-c",
+            "cosign-v3-blob.txt",
+            "--bundle",
+            "cosign-v3-blob.txt.sigstore.json",
+        ][..],
     ] {
         let r = run(t.path(), args);
         assert_eq!(r.code, 1, "{args:?}: {}", r.err);
@@ -505,7 +612,16 @@ fn identity_and_issuer_are_required() {
     }
     let r = run(
         t.path(),
-        &["-c", "x", "--key", "k", "--certificate-identity", "a", "--certificate-oidc-issuer", "b"],
+        &[
+            "-c",
+            "x",
+            "--key",
+            "k",
+            "--certificate-identity",
+            "a",
+            "--certificate-oidc-issuer",
+            "b",
+        ],
     );
     assert!(r.err.contains("mutually exclusive"), "{}", r.err);
 }
@@ -517,5 +633,10 @@ fn identity_and_issuer_are_required() {
 fn a_build_without_sigstore_says_how_to_get_it() {
     let t = copy();
     let r = check(t.path(), "cosign-v3-blob.txt", BLOB_ID, BLOB_ISSUER, &[]);
-    refused(&r, "cosign-v3-blob.txt", "unsupported signature", "--features sigstore");
+    refused(
+        &r,
+        "cosign-v3-blob.txt",
+        "unsupported signature",
+        "--features sigstore",
+    );
 }

@@ -113,10 +113,7 @@ fn regex_option(flag: &str, pattern: &str, anchored: bool) -> Result<regex::Rege
                     |l| l.trim_start_matches("error: ").to_string(),
                 ),
         };
-        Error::usage(format!(
-            "{flag} {}: not a regular expression: {why}",
-            lq(pattern)
-        ))
+        Error::usage(format!("{flag} {}: not a regular expression: {why}", lq(pattern)))
     })
 }
 
@@ -133,15 +130,15 @@ const SIGSTORE_OPTIONS: [&str; 7] = [
 
 /// Reads a Sigstore identity or issuer rule: `--NAME` (exact) or
 /// `--NAME-regexp`, not both.
-fn matcher(m: &clap::ArgMatches, name: &str) -> Result<Option<crate::sig::Matcher>, Error> {
+fn matcher(m: &clap::ArgMatches, name: &str) -> Result<Option<crate::config::Matcher>, Error> {
     let exact = m.get_one::<String>(name);
     let re = m.get_one::<String>(&format!("{name}-regexp"));
     match (exact, re) {
         (Some(_), Some(_)) => Err(Error::usage(format!(
             "--{name} and --{name}-regexp are mutually exclusive"
         ))),
-        (Some(e), None) => Ok(Some(crate::sig::Matcher::Exact(e.clone()))),
-        (None, Some(r)) => Ok(Some(crate::sig::Matcher::Regex(regex_option(
+        (Some(e), None) => Ok(Some(crate::config::Matcher::Exact(e.clone()))),
+        (None, Some(r)) => Ok(Some(crate::config::Matcher::Regex(regex_option(
             &format!("--{name}-regexp"),
             r,
             false,
@@ -155,15 +152,16 @@ fn matcher(m: &clap::ArgMatches, name: &str) -> Result<Option<crate::sig::Matche
 /// none is given. Identity and issuer are both required (as cosign 3
 /// requires them): a bundle proves only who signed, and a signer not
 /// named is anyone's.
-fn sigstore_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::sig::SigstorePolicy>, Error> {
-    if !SIGSTORE_OPTIONS.iter().any(|o| m.contains_id(o) && m.value_source(o).is_some()) {
+fn sigstore_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::SigstorePolicy>, Error> {
+    if !SIGSTORE_OPTIONS
+        .iter()
+        .any(|o| m.contains_id(o) && m.value_source(o).is_some())
+    {
         return Ok(None);
     }
     let path = |name: &str| -> Result<Option<std::path::PathBuf>, Error> {
         match m.get_one::<OsString>(name) {
-            Some(p) if p.is_empty() => Err(Error::usage(format!(
-                "--{name} needs a file, not an empty name"
-            ))),
+            Some(p) if p.is_empty() => Err(Error::usage(format!("--{name} needs a file, not an empty name"))),
             p => Ok(p.map(std::path::PathBuf::from)),
         }
     };
@@ -183,7 +181,7 @@ fn sigstore_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::sig::Sigs
              list)",
         ));
     }
-    Ok(Some(crate::sig::SigstorePolicy {
+    Ok(Some(crate::config::SigstorePolicy {
         bundle: path("bundle")?,
         identity,
         issuer,

@@ -607,7 +607,9 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
             ));
         }
         if !native.files_from.is_empty() && signed.sigstore.as_ref().is_some_and(|s| s.attestation) {
-            return Err(Error::usage("--attestation takes FILE operands, not --files-from"));
+            return Err(Error::usage(
+                "--attestation takes FILE operands, not --files-from",
+            ));
         }
         if signed.sigstore.as_ref().is_some_and(|s| s.bundle.is_some()) && files > 1 {
             return Err(Error::usage(
@@ -724,7 +726,10 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     {
         let bundle = std::mem::take(&mut policy.only);
         policy.only = files.into_iter().map(std::path::PathBuf::from).collect();
-        files = bundle.into_iter().map(std::path::PathBuf::into_os_string).collect();
+        files = bundle
+            .into_iter()
+            .map(std::path::PathBuf::into_os_string)
+            .collect();
     }
     if files.is_empty() && native.files_from.is_empty() {
         files.push(OsString::from("-"));

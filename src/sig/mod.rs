@@ -25,10 +25,10 @@ mod ed;
 #[cfg(feature = "signatures")]
 mod openpgp;
 mod private;
-#[cfg(feature = "signatures")]
-mod ssh;
 #[cfg(feature = "sigstore")]
 mod sigstore;
+#[cfg(feature = "signatures")]
+mod ssh;
 
 use std::path::{Path, PathBuf};
 
@@ -624,8 +624,11 @@ fn verify_sigstore(content: &[u8], req: &Request<'_>, policy: &SigstorePolicy) -
         (Place::Inline, content.to_vec())
     } else {
         let Some(f) = req.checksum_file else {
-            return Err(Bad::new(BadKind::Missing, "standard input has no bundle beside it: give --bundle BUNDLE")
-                .format(Format::Sigstore));
+            return Err(Bad::new(
+                BadKind::Missing,
+                "standard input has no bundle beside it: give --bundle BUNDLE",
+            )
+            .format(Format::Sigstore));
         };
         let beside = |ext: &str| {
             let mut p = f.as_os_str().to_os_string();
@@ -647,7 +650,10 @@ fn verify_sigstore(content: &[u8], req: &Request<'_>, policy: &SigstorePolicy) -
                 let tried: Vec<String> = BUNDLE_SIBLINGS.iter().map(|e| (req.name)(&beside(e))).collect();
                 let legacy = beside("sig").exists() && (beside("pem").exists() || beside("crt").exists());
                 let b = if legacy {
-                    Bad::new(BadKind::Unsupported, format!("none of {} exists; {}", tried.join(", "), LEGACY))
+                    Bad::new(
+                        BadKind::Unsupported,
+                        format!("none of {} exists; {}", tried.join(", "), LEGACY),
+                    )
                 } else {
                     Bad::new(
                         BadKind::Missing,
@@ -659,14 +665,20 @@ fn verify_sigstore(content: &[u8], req: &Request<'_>, policy: &SigstorePolicy) -
         }
     };
     let inline = place == Place::Inline;
-    verify_bundle(if inline { None } else { Some(content) }, &bundle, &place, policy, req)
-        .and_then(|mut g| {
-            if inline {
-                g.text = Some(subject_lines(&bundle, &policy.only, req.name)?);
-            }
-            Ok(g)
-        })
-        .map_err(at(&place))
+    verify_bundle(
+        if inline { None } else { Some(content) },
+        &bundle,
+        &place,
+        policy,
+        req,
+    )
+    .and_then(|mut g| {
+        if inline {
+            g.text = Some(subject_lines(&bundle, &policy.only, req.name)?);
+        }
+        Ok(g)
+    })
+    .map_err(at(&place))
 }
 
 /// The message for a legacy cosign bundle or a `.sig` + `.pem` pair.
@@ -703,7 +715,13 @@ fn subject_lines(bundle: &[u8], only: &[PathBuf], name: &dyn Fn(&Path) -> String
 }
 
 #[cfg(not(feature = "sigstore"))]
-fn verify_bundle(_: Option<&[u8]>, _: &[u8], _: &Place, _: &SigstorePolicy, _: &Request<'_>) -> Result<Good, Bad> {
+fn verify_bundle(
+    _: Option<&[u8]>,
+    _: &[u8],
+    _: &Place,
+    _: &SigstorePolicy,
+    _: &Request<'_>,
+) -> Result<Good, Bad> {
     Err(Bad::new(
         BadKind::Unsupported,
         "this mhash was built without Sigstore support: rebuild it with `cargo install mhash --features sigstore`",
@@ -712,7 +730,10 @@ fn verify_bundle(_: Option<&[u8]>, _: &[u8], _: &Place, _: &SigstorePolicy, _: &
 
 #[cfg(not(feature = "sigstore"))]
 fn subject_lines(_: &[u8], _: &[PathBuf], _: &dyn Fn(&Path) -> String) -> Result<Vec<u8>, Bad> {
-    Err(Bad::new(BadKind::Unsupported, "this mhash was built without Sigstore support"))
+    Err(Bad::new(
+        BadKind::Unsupported,
+        "this mhash was built without Sigstore support",
+    ))
 }
 
 /// The checks a good signature still has to pass: `--trusted-comment`

@@ -182,11 +182,19 @@ pub(super) fn bundle_kind(bytes: &[u8]) -> BundleKind {
 /// The trusted roots: `--trusted-root`'s file (one JSON object, or one a
 /// line as `gh attestation trusted-root` writes them), else the
 /// public-good instance's root that `sigstore-trust-root` embeds.
-fn trusted_roots(policy: &SigstorePolicy, name: &dyn Fn(&std::path::Path) -> String) -> Result<Vec<TrustedRoot>, Bad> {
+fn trusted_roots(
+    policy: &SigstorePolicy,
+    name: &dyn Fn(&std::path::Path) -> String,
+) -> Result<Vec<TrustedRoot>, Bad> {
     let Some(path) = &policy.trusted_root else {
         return TrustedRoot::from_json(sigstore_verify::trust_root::SIGSTORE_PRODUCTION_TRUSTED_ROOT)
             .map(|r| vec![r])
-            .map_err(|e| Bad::new(BadKind::Unreadable, format!("the built-in trusted root: {}", brief(&e, "unreadable"))));
+            .map_err(|e| {
+                Bad::new(
+                    BadKind::Unreadable,
+                    format!("the built-in trusted root: {}", brief(&e, "unreadable")),
+                )
+            });
     };
     let bytes = super::read_aux(path, "trusted root", BadKind::Unreadable, name)?;
     let bad = |why: String| Bad::new(BadKind::Unreadable, format!("trusted root {}: {why}", name(path)));
@@ -203,7 +211,11 @@ fn trusted_roots(policy: &SigstorePolicy, name: &dyn Fn(&std::path::Path) -> Str
             continue;
         }
         roots.push(TrustedRoot::from_json(line).map_err(|e| {
-            bad(format!("line {}: not a trusted root: {}", i + 1, brief(&e, "unreadable")))
+            bad(format!(
+                "line {}: not a trusted root: {}",
+                i + 1,
+                brief(&e, "unreadable")
+            ))
         })?);
     }
     if roots.is_empty() {
@@ -247,8 +259,12 @@ pub(super) fn verify(
     }
     let text = std::str::from_utf8(bundle_bytes)
         .map_err(|_| fmt(Bad::new(BadKind::Bad, "the bundle is not UTF-8 JSON")))?;
-    let bundle = Bundle::from_json(text)
-        .map_err(|e| fmt(Bad::new(BadKind::Bad, format!("malformed bundle: {}", brief(&e, "unreadable")))))?;
+    let bundle = Bundle::from_json(text).map_err(|e| {
+        fmt(Bad::new(
+            BadKind::Bad,
+            format!("malformed bundle: {}", brief(&e, "unreadable")),
+        ))
+    })?;
     let digest = match (&bundle.content, artifact) {
         (SignatureContent::DsseEnvelope(env), _) => Some(first_subject(env).map_err(fmt)?),
         (_, None) => {
@@ -282,7 +298,7 @@ pub(super) fn verify(
             policy = policy.skip_sct();
         }
         let outcome = Verifier::new(root).and_then(|v| match &digest {
-            Some(d) => v.verify(d.clone(), &bundle, &policy),
+            Some(d) => v.verify(*d, &bundle, &policy),
             None => v.verify(artifact.unwrap_or_default(), &bundle, &policy),
         });
         match outcome {
@@ -318,12 +334,19 @@ pub(super) fn verify(
         fmt(Bad::new(BadKind::Bad, why))
     };
     if !identity.as_deref().is_some_and(|i| meets(&policy.identity, i)) {
-        return Err(bad_id("identity", identity.as_deref(), &policy.identity.flag("--certificate-identity")));
+        return Err(bad_id(
+            "identity",
+            identity.as_deref(),
+            &policy.identity.flag("--certificate-identity"),
+        ));
     }
     if !issuer.as_deref().is_some_and(|i| meets(&policy.issuer, i)) {
-        return Err(
-            bad_id("OIDC issuer", issuer.as_deref(), &policy.issuer.flag("--certificate-oidc-issuer")).key(id.clone()),
-        );
+        return Err(bad_id(
+            "OIDC issuer",
+            issuer.as_deref(),
+            &policy.issuer.flag("--certificate-oidc-issuer"),
+        )
+        .key(id.clone()));
     }
     Ok(Good {
         format: Format::Sigstore,
@@ -354,7 +377,12 @@ fn statement(env: &sigstore_verify::types::DsseEnvelope) -> Result<serde_json::V
 /// `(name, algorithm, hex)` of each subject: SHA-256 where given, else SHA-512.
 fn subjects(stmt: &serde_json::Value) -> Vec<(String, &'static str, String)> {
     let mut out = Vec::new();
-    for s in stmt.get("subject").and_then(|s| s.as_array()).into_iter().flatten() {
+    for s in stmt
+        .get("subject")
+        .and_then(|s| s.as_array())
+        .into_iter()
+        .flatten()
+    {
         let name = s.get("name").and_then(|n| n.as_str()).unwrap_or_default();
         let d = s.get("digest");
         let pick = [("sha256", "SHA256", 64), ("sha512", "SHA512", 128)]
@@ -374,20 +402,24 @@ fn subjects(stmt: &serde_json::Value) -> Vec<(String, &'static str, String)> {
     out
 }
 
-fn first_subject(env: &sigstore_verify::types::DsseEnvelope) -> Result<sigstore_verify::types::Sha256Hash, Bad> {
+fn first_subject(
+    env: &sigstore_verify::types::DsseEnvelope,
+) -> Result<sigstore_verify::types::Sha256Hash, Bad> {
     let stmt = statement(env)?;
-    let s = stmt
-        .get("subject")
-        .and_then(|s| s.as_array())
-        .and_then(|a| {
-            a.iter().find_map(|s| {
-                s.get("digest")
-                    .and_then(|d| d.get("sha256"))
-                    .and_then(|h| h.as_str())
-                    .and_then(|h| sigstore_verify::types::Sha256Hash::from_hex(h).ok())
-            })
-        });
-    s.ok_or_else(|| Bad::new(BadKind::Unsupported, "the in-toto statement has no subject with a SHA-256 digest"))
+    let s = stmt.get("subject").and_then(|s| s.as_array()).and_then(|a| {
+        a.iter().find_map(|s| {
+            s.get("digest")
+                .and_then(|d| d.get("sha256"))
+                .and_then(|h| h.as_str())
+                .and_then(|h| sigstore_verify::types::Sha256Hash::from_hex(h).ok())
+        })
+    });
+    s.ok_or_else(|| {
+        Bad::new(
+            BadKind::Unsupported,
+            "the in-toto statement has no subject with a SHA-256 digest",
+        )
+    })
 }
 
 /// The subjects of a verified bundle's in-toto statement as checksum
@@ -406,7 +438,10 @@ pub(super) fn subject_lines(
         .and_then(|t| Bundle::from_json(t).ok())
         .ok_or_else(|| Bad::new(BadKind::Bad, "malformed bundle"))?;
     let SignatureContent::DsseEnvelope(env) = &bundle.content else {
-        return Err(Bad::new(BadKind::Unsupported, "the bundle holds no in-toto statement"));
+        return Err(Bad::new(
+            BadKind::Unsupported,
+            "the bundle holds no in-toto statement",
+        ));
     };
     let stmt = statement(env)?;
     let all = subjects(&stmt);
