@@ -25,10 +25,10 @@ use sigstore_verify::types::{Bundle, HashAlgorithm, SignatureContent};
 use sigstore_verify::{VerificationPolicy, Verifier};
 
 /// The `sigstore-crypto` provider: SHA-2 from `sha2`, ECDSA P-256 and
-/// P-384 from `p256`/`p384`, Ed25519 from `ed25519-dalek`, RSA (PKCS #1
+/// P-384 from `p256`/`p384`, Ed25519 from `ed25519-dalek`, RSA (PKCS#1
 /// v1.5 and PSS, 2048 to 8192 bits, as ring and aws-lc accept) from
 /// `rsa`. Keys come as the SubjectPublicKeyInfo's bit string (an
-/// uncompressed or compressed point, 32 Ed25519 bytes, a PKCS #1
+/// uncompressed or compressed point, 32 Ed25519 bytes, a PKCS#1
 /// RSAPublicKey); ECDSA signatures are DER.
 #[derive(Debug)]
 struct RustCrypto;
