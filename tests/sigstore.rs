@@ -542,6 +542,39 @@ fn attestation_with_files_checks_those_files() {
     );
 }
 
+/// Malformed bundles: one line each, exit 1, never a panic or a dump.
+#[cfg(feature = "sigstore")]
+#[test]
+fn malformed_bundles_fail_with_one_line() {
+    let t = copy();
+    let blob = "cosign-v3-blob.txt";
+    let good = std::fs::read_to_string(t.path().join("cosign-v3-blob.txt.sigstore.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&good).unwrap();
+    let mut cases: Vec<(&str, String, &str)> = vec![
+        ("truncated", good[..500].to_string(), "unsupported signature"),
+        (
+            "media-only",
+            format!("{{\"mediaType\":{}}}", v["mediaType"]),
+            "BAD signature",
+        ),
+        ("empty", String::new(), "unsupported signature"),
+    ];
+    let mut w = v.clone();
+    w["mediaType"] = "application/vnd.dev.sigstore.bundle.v9.9+json".into();
+    cases.push(("v9.9", w.to_string(), "BAD signature"));
+    let mut w = v.clone();
+    w["verificationMaterial"]["certificate"]["rawBytes"] = "AAAA".into();
+    cases.push(("cert-junk", w.to_string(), "BAD signature"));
+    let mut w = v.clone();
+    w["verificationMaterial"]["tlogEntries"] = serde_json::json!([]);
+    cases.push(("no-log-entry", w.to_string(), "BAD signature"));
+    for (name, text, words) in cases {
+        std::fs::write(t.path().join(name), text).unwrap();
+        let r = check(t.path(), blob, BLOB_ID, BLOB_ISSUER, &["--bundle", name]);
+        refused(&r, blob, words, "");
+    }
+}
+
 /// goreleaser's `checksums.txt.sigstore.json` before cosign's new bundle
 /// format (a legacy cosign bundle): one line that names the flag that
 /// makes a bundle mhash reads.
