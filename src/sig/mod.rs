@@ -19,6 +19,14 @@
 //!
 //! Built without the `signatures` cargo feature, [`verify`] answers
 //! [`BadKind::Unsupported`] for every file.
+//!
+//! A fifth, with no key file: a Sigstore bundle ([`SigstorePolicy`]:
+//! `--bundle`, `--certificate-identity`, `--certificate-oidc-issuer`,
+//! `--trusted-root`, `--attestation`), found beside the checksum file
+//! ([`BUNDLE_SIBLINGS`]) or the checksum file itself when it is an
+//! attestation, verified offline by `sigstore-verify` (module `sigstore`,
+//! the `sigstore` cargo feature; without it, [`BadKind::Unsupported`]
+//! with the command that builds it).
 
 #[cfg(feature = "signatures")]
 mod ed;
