@@ -43,7 +43,7 @@
 //! install  -> report, config, os, text
 //! report   -> config, algo, progress, text, os
 //! bench    -> algo, error, text
-//! config   -> algo, walk, bench, os, state
+//! config   -> algo, walk, bench, os, state, sig
 //! progress -> config, os
 //! io       -> algo, sched, config, progress, os
 //! walk     -> text, os

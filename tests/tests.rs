@@ -43,6 +43,8 @@ mod shasum;
 #[cfg(feature = "signatures")]
 mod signatures;
 mod state;
+// Sigstore bundles: most cases need the `sigstore` feature (off by default).
+mod sigstore;
 mod stores;
 mod trees;
 mod vectors;

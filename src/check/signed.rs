@@ -64,7 +64,8 @@ pub(super) fn signed_text(
     };
     let req = sig::Request {
         checksum_file: (!is_stdin).then_some(std::path::Path::new(checkfile)),
-        key: std::path::Path::new(&signed.key),
+        key: signed.key.as_deref().map(std::path::Path::new),
+        sigstore: signed.sigstore.as_ref(),
         signature: signed.signature.as_deref().map(std::path::Path::new),
         namespace: &signed.namespace,
         min_signatures: signed.min_signatures,

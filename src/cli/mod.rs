@@ -99,14 +99,141 @@ struct Native {
     shard: Option<crate::walk::Shard>,
 }
 
+/// `pattern` compiled (anchored at both ends when `anchored`, as
+/// `^(?:PATTERN)$`) to match a value's bytes, or the usage error for
+/// `flag` that says why not. The regex crate is built without its Unicode
+/// case and property tables (Cargo.toml), so a pattern that asks for
+/// Unicode case folding (`(?i)`) is compiled with Unicode mode off: ASCII
+/// letters match without regard to case, `.` matches one byte, a non-ASCII
+/// literal matches its UTF-8 bytes.
+///
+/// # Errors
+/// A usage error naming `flag` and the regex crate's reason.
+fn regex_option(flag: &str, pattern: &str, anchored: bool) -> Result<regex::bytes::Regex, Error> {
+    let source = if anchored {
+        format!("^(?:{pattern})$")
+    } else {
+        pattern.to_string()
+    };
+    regex::bytes::Regex::new(&source)
+        .or_else(|e| match &e {
+            regex::Error::Syntax(s) if s.contains("unicode-case") => {
+                regex::bytes::RegexBuilder::new(&source).unicode(false).build()
+            }
+            _ => Err(e),
+        })
+        .map_err(|e| {
+            let why = match e {
+                regex::Error::CompiledTooBig(_) => "too large once compiled".to_string(),
+                regex::Error::Syntax(s) if s.contains("Unicode property not found") => {
+                    "Unicode classes (\\p{...}) are not supported here: \
+                     list the characters, as [αβγ]"
+                        .to_string()
+                }
+                e => e
+                    .to_string()
+                    .lines()
+                    .rev()
+                    .find(|l| l.starts_with("error:"))
+                    .map_or_else(
+                        || "not a regular expression".to_string(),
+                        |l| l.trim_start_matches("error: ").to_string(),
+                    ),
+            };
+            Error::usage(format!("{flag} {}: not a regular expression: {why}", lq(pattern)))
+        })
+}
+
+/// The Sigstore options' names, as `signed_from_matches` reads them.
+const SIGSTORE_OPTIONS: [&str; 7] = [
+    "attestation",
+    "bundle",
+    "certificate-identity",
+    "certificate-identity-regexp",
+    "certificate-oidc-issuer",
+    "certificate-oidc-issuer-regexp",
+    "trusted-root",
+];
+
+/// Reads a Sigstore identity or issuer rule: `--NAME` (exact) or
+/// `--NAME-regexp`, not both.
+fn matcher(m: &clap::ArgMatches, name: &str) -> Result<Option<crate::config::Matcher>, Error> {
+    let exact = m.get_one::<String>(name);
+    let re = m.get_one::<String>(&format!("{name}-regexp"));
+    match (exact, re) {
+        (Some(_), Some(_)) => Err(Error::usage(format!(
+            "--{name} and --{name}-regexp are mutually exclusive"
+        ))),
+        (Some(e), None) => Ok(Some(crate::config::Matcher::Exact(e.clone()))),
+        (None, Some(r)) => Ok(Some(crate::config::Matcher::Regex(regex_option(
+            &format!("--{name}-regexp"),
+            r,
+            false,
+        )?))),
+        (None, None) => Ok(None),
+    }
+}
+
+/// Reads `--bundle`, `--certificate-identity[-regexp]`,
+/// `--certificate-oidc-issuer[-regexp]`, `--trusted-root`: `None` when
+/// none is given. Identity and issuer are both required (as cosign 3
+/// requires them): a bundle proves only who signed, and a signer not
+/// named is anyone's.
+fn sigstore_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::SigstorePolicy>, Error> {
+    if !SIGSTORE_OPTIONS
+        .iter()
+        .any(|o| m.contains_id(o) && m.value_source(o).is_some())
+    {
+        return Ok(None);
+    }
+    let path = |name: &str| -> Result<Option<std::path::PathBuf>, Error> {
+        match m.get_one::<OsString>(name) {
+            Some(p) if p.is_empty() => Err(Error::usage(format!("--{name} needs a file, not an empty name"))),
+            p => Ok(p.map(std::path::PathBuf::from)),
+        }
+    };
+    let identity = matcher(m, "certificate-identity")?;
+    let issuer = matcher(m, "certificate-oidc-issuer")?;
+    let (Some(identity), Some(issuer)) = (identity, issuer) else {
+        return Err(Error::usage(
+            "a Sigstore bundle is verified for a signer: give both --certificate-identity (or \
+             --certificate-identity-regexp) and --certificate-oidc-issuer (or \
+             --certificate-oidc-issuer-regexp)",
+        ));
+    };
+    let attestation = path("attestation")?;
+    if attestation.is_some() && m.get_one::<OsString>("bundle").is_some() {
+        return Err(Error::usage(
+            "--attestation and --bundle are mutually exclusive (an attestation is its own checksum \
+             list)",
+        ));
+    }
+    Ok(Some(crate::config::SigstorePolicy {
+        bundle: path("bundle")?,
+        identity,
+        issuer,
+        trusted_root: path("trusted-root")?,
+        // The files are the operands: the build stage moves them here.
+        only: attestation.into_iter().collect(),
+        attestation: m.get_one::<OsString>("attestation").is_some(),
+    }))
+}
+
 /// Reads `--key`, `--signature`, `--namespace`, `--min-signatures` and
-/// `--trusted-comment`.
+/// `--trusted-comment`, or the Sigstore options.
 fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Signed>, Error> {
     let key = m.get_one::<OsString>("key").cloned();
     let signature = m.get_one::<OsString>("signature").cloned();
     let namespace = m.get_one::<String>("namespace").cloned();
     let min = m.get_one::<String>("min-signatures").cloned();
     let comment = m.get_one::<String>("trusted-comment").cloned();
+    let sigstore = sigstore_from_matches(m)?;
+    if sigstore.is_some() && key.is_some() {
+        return Err(Error::usage(
+            "--key and the Sigstore options (--bundle, --certificate-identity, ...) are mutually \
+             exclusive",
+        ));
+    }
     let Some(key) = key else {
         for (on, name) in [
             (signature.is_some(), "signature"),
@@ -120,7 +247,14 @@ fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Sig
                 )));
             }
         }
-        return Ok(None);
+        return Ok(sigstore.map(|s| crate::config::Signed {
+            key: None,
+            sigstore: Some(s),
+            signature: None,
+            namespace: "file".to_string(),
+            min_signatures: 1,
+            trusted_comment: None,
+        }));
     };
     if key.is_empty() || signature.as_ref().is_some_and(|s| s.is_empty()) {
         return Err(Error::usage(
@@ -143,32 +277,11 @@ fn signed_from_matches(m: &clap::ArgMatches) -> Result<Option<crate::config::Sig
     // met by `tag=v10`.
     let trusted_comment = match comment {
         None => None,
-        Some(re) => Some(trusted_comment_regex(&re).map_err(|e| {
-            let why = match e {
-                regex::Error::CompiledTooBig(_) => "too large once compiled".to_string(),
-                regex::Error::Syntax(s) if s.contains("Unicode property not found") => {
-                    "Unicode classes (\\p{...}) are not supported here: \
-                     list the characters, as [αβγ]"
-                        .to_string()
-                }
-                e => e
-                    .to_string()
-                    .lines()
-                    .rev()
-                    .find(|l| l.starts_with("error:"))
-                    .map_or_else(
-                        || "not a regular expression".to_string(),
-                        |l| l.trim_start_matches("error: ").to_string(),
-                    ),
-            };
-            Error::usage(format!(
-                "--trusted-comment {}: not a regular expression: {why}",
-                lq(&re)
-            ))
-        })?),
+        Some(re) => Some(regex_option("--trusted-comment", &re, true)?),
     };
     Ok(Some(crate::config::Signed {
-        key,
+        key: Some(key),
+        sigstore: None,
         signature,
         namespace: namespace.unwrap_or_else(|| "file".to_string()),
         min_signatures,
@@ -972,6 +1085,7 @@ fn tree_options(cmd: Command) -> Command {
 /// bar, and `--install-links`.
 fn output_options(cmd: Command) -> Command {
     const SIGNED: &str = "Verifying signed checksum files";
+    const SIGSTORE: &str = "Verifying Sigstore bundles (offline; the cargo feature `sigstore`)";
     cmd.arg(
         Arg::new("key")
             .long("key")
@@ -1033,6 +1147,76 @@ fn output_options(cmd: Command) -> Command {
                  'mhash merge' turns the N outputs into one run's",
             )
             .help_heading("Sharding across machines"),
+    )
+    .arg(
+        Arg::new("bundle")
+            .long("bundle")
+            .value_name("BUNDLE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with -c: first verify the checksum file with this Sigstore bundle (cosign, \
+                 goreleaser; default: FILE.sigstore.json, FILE.sigstore or FILE.bundle beside it, \
+                 else FILE itself when it is an attestation bundle, whose subjects are then checked); \
+                 offline, against the built-in public-good trusted root",
+            )
+            .help_heading(SIGSTORE),
+    )
+    .arg(
+        Arg::new("attestation")
+            .long("attestation")
+            .value_name("BUNDLE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with -c: the FILE operands are checked against the subjects (name and SHA-256) of \
+                 this attestation bundle (GitHub artifact attestations, any in-toto statement in a \
+                 Sigstore bundle), once it verifies; no FILE: every subject",
+            )
+            .help_heading(SIGSTORE),
+    )
+    .arg(
+        Arg::new("certificate-identity")
+            .long("certificate-identity")
+            .value_name("ID")
+            .help(
+                "with a Sigstore bundle: the signing certificate's identity must be ID (e.g. \
+                 https://github.com/OWNER/REPO/.github/workflows/release.yml@refs/tags/v1.2.3)",
+            )
+            .help_heading(SIGSTORE),
+    )
+    .arg(
+        Arg::new("certificate-identity-regexp")
+            .long("certificate-identity-regexp")
+            .value_name("REGEX")
+            .help("with a Sigstore bundle: the certificate's identity must contain a match of REGEX")
+            .help_heading(SIGSTORE),
+    )
+    .arg(
+        Arg::new("certificate-oidc-issuer")
+            .long("certificate-oidc-issuer")
+            .value_name("ISSUER")
+            .help(
+                "with a Sigstore bundle: the certificate's OIDC issuer must be ISSUER (e.g. \
+                 https://token.actions.githubusercontent.com)",
+            )
+            .help_heading(SIGSTORE),
+    )
+    .arg(
+        Arg::new("certificate-oidc-issuer-regexp")
+            .long("certificate-oidc-issuer-regexp")
+            .value_name("REGEX")
+            .help("with a Sigstore bundle: the certificate's OIDC issuer must contain a match of REGEX")
+            .help_heading(SIGSTORE),
+    )
+    .arg(
+        Arg::new("trusted-root")
+            .long("trusted-root")
+            .value_name("FILE")
+            .value_parser(clap::value_parser!(OsString))
+            .help(
+                "with a Sigstore bundle: verify against this trusted root (JSON, or JSON lines as \
+                 'gh attestation trusted-root' writes) instead of the built-in public-good one",
+            )
+            .help_heading(SIGSTORE),
     )
     .arg(
         Arg::new("audit")
@@ -1511,26 +1695,6 @@ fn parse_length(s: &str) -> Result<u64, bool> {
         return Err(false);
     }
     t.parse::<u64>().map_err(|_| true)
-}
-
-/// `--trusted-comment REGEX` compiled, anchored at both ends
-/// (`^(?:REGEX)$`), to match a trusted comment's bytes. The regex crate is
-/// built without Unicode case folding (see Cargo.toml), so a pattern that
-/// asks for it (`(?i)`) is compiled with Unicode mode off: ASCII letters
-/// match without regard to case, `.` matches one byte, and a non-ASCII
-/// literal matches its UTF-8 bytes.
-///
-/// # Errors
-/// The regex crate's, for a pattern that is not a regular expression in
-/// either mode.
-fn trusted_comment_regex(re: &str) -> Result<regex::bytes::Regex, regex::Error> {
-    let anchored = format!("^(?:{re})$");
-    regex::bytes::Regex::new(&anchored).or_else(|e| match &e {
-        regex::Error::Syntax(s) if s.contains("unicode-case") => {
-            regex::bytes::RegexBuilder::new(&anchored).unicode(false).build()
-        }
-        _ => Err(e),
-    })
 }
 
 #[cfg(test)]

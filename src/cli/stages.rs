@@ -592,18 +592,32 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
         }
     }
     if let Some(signed) = &native.signed {
+        let flag = if signed.key.is_some() { "--key" } else { "--bundle" };
         if !t.check {
-            return Err(Error::usage(
-                "the --key option is meaningful only when verifying checksums",
-            ));
+            return Err(Error::usage(if signed.key.is_some() {
+                "the --key option is meaningful only when verifying checksums"
+            } else {
+                "the Sigstore options (--bundle, --certificate-identity, ...) are meaningful only \
+                 when verifying checksums"
+            }));
         }
         if native.audit.is_some() {
-            return Err(Error::usage("--key and --audit are mutually exclusive"));
+            return Err(Error::usage(format!("{flag} and --audit are mutually exclusive")));
         }
         let files = low.operands.len().max(1) + native.files_from.len();
         if signed.signature.is_some() && files > 1 {
             return Err(Error::usage(
                 "--signature names one signature: it takes exactly one checksum file",
+            ));
+        }
+        if !native.files_from.is_empty() && signed.sigstore.as_ref().is_some_and(|s| s.attestation) {
+            return Err(Error::usage(
+                "--attestation takes FILE operands, not --files-from",
+            ));
+        }
+        if signed.sigstore.as_ref().is_some_and(|s| s.bundle.is_some()) && files > 1 {
+            return Err(Error::usage(
+                "--bundle names one bundle: it takes exactly one checksum file",
             ));
         }
     }
@@ -754,6 +768,19 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     let s3_report_root = native.s3_report.as_ref().map(|(_, root)| root.clone());
     if let Some((report, _)) = &native.s3_report {
         files = vec![report.clone()];
+    }
+    let mut native = native;
+    // `--attestation BUNDLE FILE...`: BUNDLE is the checksum file, the
+    // operands the files checked against its subjects.
+    if let Some(policy) = native.signed.as_mut().and_then(|s| s.sigstore.as_mut())
+        && policy.attestation
+    {
+        let bundle = std::mem::take(&mut policy.only);
+        policy.only = files.into_iter().map(std::path::PathBuf::from).collect();
+        files = bundle
+            .into_iter()
+            .map(std::path::PathBuf::into_os_string)
+            .collect();
     }
     if files.is_empty() && native.files_from.is_empty() {
         files.push(OsString::from("-"));

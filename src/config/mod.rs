@@ -392,12 +392,21 @@ pub struct CheckJob {
     pub signed: Option<Box<Signed>>,
 }
 
-/// `--key KEYFILE [--signature SIGFILE] [--namespace NS]`: how a checksum
-/// file's signature is verified.
+/// How a Sigstore bundle is verified, and the identity rules it holds
+/// (defined by `sig`, which reads them; named here with the other
+/// settings, for `cli` to fill).
+pub use crate::sig::{Matcher, SigstorePolicy};
+
+/// `--key KEYFILE [--signature SIGFILE] [--namespace NS]`, or a Sigstore
+/// bundle's options: how a checksum file's signature is verified.
 #[derive(Clone, Debug)]
 pub struct Signed {
-    /// The public key, keyring or allowed-signers file.
-    pub key: OsString,
+    /// The public key, keyring or allowed-signers file; `None` for a
+    /// Sigstore bundle (`sigstore`).
+    pub key: Option<OsString>,
+    /// `--bundle`, `--certificate-identity`, `--certificate-oidc-issuer`,
+    /// `--trusted-root`: a Sigstore bundle instead of a key.
+    pub sigstore: Option<SigstorePolicy>,
     /// The detached signature; `None`: looked for beside the checksum file
     /// (`FILE.sig`, `FILE.asc`, `FILE.gpg`, `FILE.minisig`, in the order
     /// the key's format gives), else the file itself is clearsigned.

@@ -19,12 +19,22 @@
 //!
 //! Built without the `signatures` cargo feature, [`verify`] answers
 //! [`BadKind::Unsupported`] for every file.
+//!
+//! A fifth, with no key file: a Sigstore bundle ([`SigstorePolicy`]:
+//! `--bundle`, `--certificate-identity`, `--certificate-oidc-issuer`,
+//! `--trusted-root`, `--attestation`), found beside the checksum file
+//! ([`BUNDLE_SIBLINGS`]) or the checksum file itself when it is an
+//! attestation, verified offline by `sigstore-verify` (module `sigstore`,
+//! the `sigstore` cargo feature; without it, [`BadKind::Unsupported`]
+//! with the command that builds it).
 
 #[cfg(feature = "signatures")]
 mod ed;
 #[cfg(feature = "signatures")]
 mod openpgp;
 mod private;
+#[cfg(feature = "sigstore")]
+mod sigstore;
 #[cfg(feature = "signatures")]
 mod ssh;
 
@@ -50,6 +60,9 @@ pub enum Format {
     Signify,
     /// OpenSSH `ssh-keygen -Y sign` (PROTOCOL.sshsig).
     Ssh,
+    /// A Sigstore bundle (cosign, GitHub artifact attestations): a
+    /// Fulcio certificate for an OIDC identity, logged in Rekor.
+    Sigstore,
 }
 
 impl Format {
@@ -61,6 +74,7 @@ impl Format {
             Format::Minisign => "minisign",
             Format::Signify => "signify",
             Format::Ssh => "SSH",
+            Format::Sigstore => "Sigstore",
         }
     }
 }
@@ -75,14 +89,71 @@ pub enum Place {
     Inline,
 }
 
-/// How to verify: the options of `--key`, `--signature`, `--namespace`.
+/// A rule a certificate's identity or issuer must meet: cosign's
+/// `--certificate-identity` (exact) or `--certificate-identity-regexp`
+/// (a regular expression found anywhere in the value, as Go's
+/// `regexp.MatchString`, which cosign uses, finds it).
+#[derive(Clone, Debug)]
+pub enum Matcher {
+    /// The value must be this string.
+    Exact(String),
+    /// The value must contain a match of this expression.
+    Regex(regex::bytes::Regex),
+}
+
+impl Matcher {
+    /// The option that gave it: `base`, or `base-regexp`.
+    pub fn flag(&self, base: &str) -> String {
+        match self {
+            Matcher::Exact(_) => base.to_string(),
+            Matcher::Regex(_) => format!("{base}-regexp"),
+        }
+    }
+}
+
+/// How a Sigstore bundle is verified: `--bundle`,
+/// `--certificate-identity[-regexp]`, `--certificate-oidc-issuer[-regexp]`,
+/// `--trusted-root`.
+#[derive(Clone, Debug)]
+pub struct SigstorePolicy {
+    /// `--bundle`; `None`: `FILE.sigstore.json`, `FILE.sigstore`,
+    /// `FILE.bundle` beside the checksum file, else the checksum file
+    /// itself when it is a bundle of an in-toto statement.
+    pub bundle: Option<PathBuf>,
+    /// The certificate's identity (its SAN: a workflow URI, an email).
+    pub identity: Matcher,
+    /// The certificate's OIDC issuer
+    /// (`https://token.actions.githubusercontent.com`, ...).
+    pub issuer: Matcher,
+    /// `--trusted-root`: a trusted root (JSON), or several (JSON lines,
+    /// as `gh attestation trusted-root` writes them); `None`: the
+    /// public-good instance's root built in.
+    pub trusted_root: Option<PathBuf>,
+    /// `--attestation BUNDLE FILE...`: the checksum file is an
+    /// attestation bundle, and only these files are checked, each against
+    /// the subject of its name (its path, or its last component); empty:
+    /// every subject.
+    pub only: Vec<PathBuf>,
+    /// `--attestation`: the checksum file must be an attestation bundle.
+    pub attestation: bool,
+}
+
+/// The names tried beside a checksum file for its Sigstore bundle, in
+/// order (goreleaser writes `.sigstore.json`, sigstore-python
+/// `.sigstore.json` and formerly `.sigstore`, cosign's docs `.bundle`).
+pub const BUNDLE_SIBLINGS: [&str; 3] = ["sigstore.json", "sigstore", "bundle"];
+
+/// How to verify: the options of `--key`, `--signature`, `--namespace`,
+/// or of a Sigstore bundle.
 #[derive(Clone, Copy)]
 pub struct Request<'a> {
     /// The checksum file's path; `None` for standard input (then the
     /// signature must be `signature` or inline).
     pub checksum_file: Option<&'a Path>,
-    /// `--key`.
-    pub key: &'a Path,
+    /// `--key`; `None` with `sigstore`.
+    pub key: Option<&'a Path>,
+    /// The Sigstore options; then `key` and `signature` are `None`.
+    pub sigstore: Option<&'a SigstorePolicy>,
     /// `--signature`; `None`: `FILE.sig`, `FILE.asc`, `FILE.gpg`,
     /// `FILE.minisig` beside the checksum file, in the order the key's
     /// format gives (see [`candidates`]), else inline.
@@ -291,10 +362,17 @@ impl Bad {
             parts.push(x.name().to_string());
         }
         if let Some(k) = &self.key_id {
-            parts.push(format!("key {k}"));
+            if self.format == Some(Format::Sigstore) {
+                parts.push(format!("identity {}", name(Path::new(k))));
+            } else {
+                parts.push(format!("key {k}"));
+            }
         }
         match &self.place {
             Some(Place::Detached(p)) => parts.push(name(p)),
+            Some(Place::Inline) if self.format == Some(Format::Sigstore) => {
+                parts.push("attestation".to_string())
+            }
             Some(Place::Inline) => parts.push("inline".to_string()),
             None => {}
         }
@@ -318,12 +396,23 @@ impl Good {
     /// signatures, then `: N signatures: good by A, B not in the key
     /// file, ...` (see [`seen_list`]).
     pub fn message(&self, name: &dyn Fn(&Path) -> String) -> String {
-        let mut out = format!("Good signature ({}, key {}", self.format.name(), self.key_id);
-        if let Some(s) = &self.signer {
+        let mut out = if self.format == Format::Sigstore {
+            format!(
+                "Good signature (Sigstore, identity {}, issuer {}",
+                name(Path::new(&self.key_id)),
+                name(Path::new(self.signer.as_deref().unwrap_or_default()))
+            )
+        } else {
+            format!("Good signature ({}, key {}", self.format.name(), self.key_id)
+        };
+        if let Some(s) = &self.signer
+            && self.format != Format::Sigstore
+        {
             out.push_str(&format!(", signer {}", name(Path::new(s))));
         }
         match &self.place {
             Place::Detached(p) => out.push_str(&format!(", {})", name(p))),
+            Place::Inline if self.format == Format::Sigstore => out.push_str(", attestation)"),
             Place::Inline => out.push_str(", inline)"),
         }
         if !self.signatures.is_empty() {
@@ -341,6 +430,13 @@ impl Good {
 /// nothing is left, `fallback`.
 #[cfg_attr(not(feature = "signatures"), allow(dead_code))]
 fn brief(e: &dyn std::fmt::Display, fallback: &str) -> String {
+    brief_to(e, fallback, 100)
+}
+
+/// [`brief`] with room for `max` bytes (Sigstore's errors name a
+/// verification step, then its cause: 100 bytes cut them mid-word).
+#[cfg_attr(not(feature = "signatures"), allow(dead_code))]
+fn brief_to(e: &dyn std::fmt::Display, fallback: &str, max: usize) -> String {
     let text = e.to_string();
     let cut = ["Error(", "{", "[", "\n", "backtrace", "Backtrace"]
         .iter()
@@ -348,8 +444,8 @@ fn brief(e: &dyn std::fmt::Display, fallback: &str) -> String {
         .min()
         .unwrap_or(text.len());
     let mut out: String = text[..cut].chars().filter(|c| !c.is_control()).collect();
-    if out.len() > 100 {
-        let mut end = 100;
+    if out.len() > max {
+        let mut end = max;
         while !out.is_char_boundary(end) {
             end -= 1;
         }
@@ -471,7 +567,13 @@ pub fn candidates(kind: KeyKind) -> [&'static str; 4] {
 ///
 /// Errors: every failure is a [`Bad`]; nothing here panics on any input.
 pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
-    let key = read_aux(req.key, "key file", BadKind::Unreadable, req.name);
+    if let Some(policy) = req.sigstore {
+        return verify_sigstore(content, req, policy);
+    }
+    let Some(key_path) = req.key else {
+        return Err(Bad::new(BadKind::Missing, "no key given (--key KEYFILE)"));
+    };
+    let key = read_aux(key_path, "key file", BadKind::Unreadable, req.name);
     // A private key where the public one belongs: said first, with the
     // public key to give.
     if let Ok(k) = &key
@@ -479,7 +581,7 @@ pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
     {
         return Err(Bad::new(
             BadKind::Unreadable,
-            private::private_key_message(kind, req.key, req.name),
+            private::private_key_message(kind, key_path, req.name),
         ));
     }
     let kind = key.as_deref().map_or(KeyKind::Unknown, KeyKind::of);
@@ -499,6 +601,147 @@ pub fn verify(content: &[u8], req: &Request<'_>) -> Result<Good, Bad> {
             g
         })
         .map_err(bad_at)
+}
+
+/// A Sigstore bundle: `--bundle`, else one beside the checksum file
+/// ([`BUNDLE_SIBLINGS`]), else the checksum file itself when it is a
+/// bundle (an in-toto statement's: its subjects are the lines checked).
+fn verify_sigstore(content: &[u8], req: &Request<'_>, policy: &SigstorePolicy) -> Result<Good, Bad> {
+    let at = |place: &Place| {
+        let place = place.clone();
+        move |b: Bad| Bad {
+            place: Some(place.clone()),
+            format: Some(Format::Sigstore),
+            ..b
+        }
+    };
+    let self_bundle = looks_like_bundle(content);
+    if policy.attestation && !self_bundle {
+        return Err(Bad::new(
+            BadKind::Unsupported,
+            "--attestation names a file that is not a Sigstore bundle (JSON with a mediaType of \
+             application/vnd.dev.sigstore.bundle)",
+        )
+        .format(Format::Sigstore));
+    }
+    let (place, bundle) = if let Some(b) = &policy.bundle {
+        let place = Place::Detached(b.clone());
+        let bytes = read_aux(b, "bundle", BadKind::Missing, req.name).map_err(at(&place))?;
+        (place, bytes)
+    } else if self_bundle {
+        (Place::Inline, content.to_vec())
+    } else {
+        let Some(f) = req.checksum_file else {
+            return Err(Bad::new(
+                BadKind::Missing,
+                "standard input has no bundle beside it: give --bundle BUNDLE",
+            )
+            .format(Format::Sigstore));
+        };
+        let beside = |ext: &str| {
+            let mut p = f.as_os_str().to_os_string();
+            p.push(".");
+            p.push(ext);
+            PathBuf::from(p)
+        };
+        let found = BUNDLE_SIBLINGS
+            .iter()
+            .map(|e| beside(e))
+            .find(|p| std::fs::symlink_metadata(p).is_ok());
+        match found {
+            Some(p) => {
+                let place = Place::Detached(p.clone());
+                let bytes = read_aux(&p, "bundle", BadKind::Unreadable, req.name).map_err(at(&place))?;
+                (place, bytes)
+            }
+            None => {
+                let tried: Vec<String> = BUNDLE_SIBLINGS.iter().map(|e| (req.name)(&beside(e))).collect();
+                let legacy = beside("sig").exists() && (beside("pem").exists() || beside("crt").exists());
+                let b = if legacy {
+                    Bad::new(
+                        BadKind::Unsupported,
+                        format!("none of {} exists; {}", tried.join(", "), LEGACY),
+                    )
+                } else {
+                    Bad::new(
+                        BadKind::Missing,
+                        format!("none of {} exists (give --bundle BUNDLE)", tried.join(", ")),
+                    )
+                };
+                return Err(b.format(Format::Sigstore));
+            }
+        }
+    };
+    let inline = place == Place::Inline;
+    verify_bundle(
+        if inline { None } else { Some(content) },
+        &bundle,
+        &place,
+        policy,
+        req,
+    )
+    .and_then(|mut g| {
+        if inline {
+            g.text = Some(subject_lines(&bundle, &policy.only, req.name)?);
+        }
+        Ok(g)
+    })
+    .map_err(at(&place))
+}
+
+/// The message for a legacy cosign bundle or a `.sig` + `.pem` pair.
+const LEGACY: &str = "a cosign signature in the old format (a legacy bundle, or a .sig with a .pem): \
+     mhash reads Sigstore bundles only: sign with `cosign sign-blob --new-bundle-format --bundle \
+     FILE.sigstore.json` (cosign 2.4 or later; cosign 3 writes bundles by default)";
+
+/// Whether `content` is JSON naming a Sigstore bundle media type (no
+/// more is read or checked).
+fn looks_like_bundle(content: &[u8]) -> bool {
+    let t = trim_start(content);
+    t.starts_with(b"{")
+        && serde_json::from_slice::<serde_json::Value>(t).is_ok_and(|v| {
+            v.get("mediaType")
+                .and_then(|m| m.as_str())
+                .is_some_and(|m| m.starts_with("application/vnd.dev.sigstore.bundle"))
+        })
+}
+
+#[cfg(feature = "sigstore")]
+fn verify_bundle(
+    artifact: Option<&[u8]>,
+    bundle: &[u8],
+    place: &Place,
+    policy: &SigstorePolicy,
+    req: &Request<'_>,
+) -> Result<Good, Bad> {
+    sigstore::verify(artifact, bundle, place, policy, req.name)
+}
+
+#[cfg(feature = "sigstore")]
+fn subject_lines(bundle: &[u8], only: &[PathBuf], name: &dyn Fn(&Path) -> String) -> Result<Vec<u8>, Bad> {
+    sigstore::subject_lines(bundle, only, name)
+}
+
+#[cfg(not(feature = "sigstore"))]
+fn verify_bundle(
+    _: Option<&[u8]>,
+    _: &[u8],
+    _: &Place,
+    _: &SigstorePolicy,
+    _: &Request<'_>,
+) -> Result<Good, Bad> {
+    Err(Bad::new(
+        BadKind::Unsupported,
+        "this mhash was built without Sigstore support: rebuild it with `cargo install mhash --features sigstore`",
+    ))
+}
+
+#[cfg(not(feature = "sigstore"))]
+fn subject_lines(_: &[u8], _: &[PathBuf], _: &dyn Fn(&Path) -> String) -> Result<Vec<u8>, Bad> {
+    Err(Bad::new(
+        BadKind::Unsupported,
+        "this mhash was built without Sigstore support",
+    ))
 }
 
 /// The checks a good signature still has to pass: `--trusted-comment`
