@@ -355,6 +355,31 @@ fn trusted_roots_as_json_lines() {
         "BAD signature",
         "the certificate names no OIDC issuer",
     );
+    // An empty issuer accepts a certificate with none (cosign compares an
+    // absent issuer as ""): the bundle verifies, and its subjects are
+    // then checked (the release archives are not in the fixtures).
+    let r = run(
+        t.path(),
+        &[
+            "-c",
+            "github-private-attestation.sigstore.json",
+            "--certificate-identity",
+            "https://dotcom.releases.github.com",
+            "--certificate-oidc-issuer",
+            "",
+            "--trusted-root",
+            "roots.jsonl",
+        ],
+    );
+    assert!(
+        r.err.contains(
+            "github-private-attestation.sigstore.json: Good signature (Sigstore, identity \
+             'https://dotcom.releases.github.com'"
+        ),
+        "{}",
+        r.err
+    );
+    assert!(r.out.contains(".tar.gz: FAILED open or read"), "{}", r.out);
 }
 
 /// Rewrites a JSON fixture in `dir` with `f`.

@@ -732,7 +732,7 @@ fn verify_bundle(
 ) -> Result<Good, Bad> {
     Err(Bad::new(
         BadKind::Unsupported,
-        "this mhash was built without Sigstore support: rebuild it with `cargo install mhash --features sigstore`",
+        "this mhash was built without Sigstore support: rebuild it from its source with `cargo install --locked --path . --features sigstore` (the release binaries have it)",
     ))
 }
 

@@ -329,7 +329,11 @@ pub(super) fn verify(
     let bad_id = |what: &str, got: Option<&str>, flag: &str| {
         let why = match got {
             Some(g) => format!("the certificate's {what} {} does not match {flag}", quote(g)),
-            None => format!("the certificate names no {what}, and {flag} asks for one"),
+            None => format!(
+                "the certificate names no {what}, and {flag} asks for one ({} '' accepts none, \
+                 as cosign compares an absent value as empty)",
+                flag.trim_end_matches("-regexp")
+            ),
         };
         fmt(Bad::new(BadKind::Bad, why))
     };
@@ -340,7 +344,10 @@ pub(super) fn verify(
             &policy.identity.flag("--certificate-identity"),
         ));
     }
-    if !issuer.as_deref().is_some_and(|i| meets(&policy.issuer, i)) {
+    // An absent issuer is compared as the empty string, as cosign's
+    // policy check does (a certificate of GitHub's own instance for a
+    // private repository may carry none).
+    if !meets(&policy.issuer, issuer.as_deref().unwrap_or("")) {
         return Err(bad_id(
             "OIDC issuer",
             issuer.as_deref(),
