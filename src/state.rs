@@ -543,13 +543,56 @@ fn parse(bytes: &[u8]) -> Result<Index, Garbled> {
         None => return Err(garbled(1, "not a state header (no \"mhash_state\")".into())),
     }
     let body = &bytes[head_end + 1..];
+    // Two halves, split at a newline, parsed on two threads: the other
+    // core is idle while the state loads (the workers wait for it).
+    let mid = match body.len() {
+        0..PARALLEL_PARSE_BYTES => None,
+        len => memchr::memchr(b'\n', &body[len / 2..]).map(|i| len / 2 + i + 1),
+    };
+    let mut ix = match mid {
+        None => parse_body(body).map_err(|(l, c)| garbled(l + 1, c))?,
+        Some(mid) => {
+            let (a, b) = body.split_at(mid);
+            let (ra, rb) = std::thread::scope(|s| {
+                let t = std::thread::Builder::new()
+                    .name("state".into())
+                    .spawn_scoped(s, || parse_body(b));
+                let ra = parse_body(a);
+                let rb = match t {
+                    Ok(t) => t
+                        .join()
+                        .unwrap_or_else(|_| Err((1, "the thread that read it failed".into()))),
+                    Err(_) => parse_body(b),
+                };
+                (ra, rb)
+            });
+            let mut ix = ra.map_err(|(l, c)| garbled(l + 1, c))?;
+            let more = rb.map_err(|(l, c)| {
+                let before = memchr::memchr_iter(b'\n', a).count();
+                garbled(before + l + 1, c)
+            })?;
+            ix.append(more);
+            ix
+        }
+    };
+    ix.finish();
+    Ok(ix)
+}
+
+/// A state file's body this long or longer, in bytes, is parsed in two
+/// halves on two threads.
+const PARALLEL_PARSE_BYTES: usize = 1 << 20;
+
+/// Parses record lines (each ended by a newline) into an index, not yet
+/// [`Index::finish`]ed; an error's line is 1-based within `body`.
+fn parse_body(body: &[u8]) -> Result<Index, (usize, String)> {
     let mut ix = Index {
         arena: Vec::with_capacity(body.len() / 4),
         algos: Vec::new(),
         slots: Vec::with_capacity(body.len() / 200),
         table: hashbrown::HashTable::new(),
     };
-    let mut n = 1;
+    let mut n = 0;
     let mut at = 0;
     while at < body.len() {
         n += 1;
@@ -561,15 +604,14 @@ fn parse(bytes: &[u8]) -> Result<Index, Garbled> {
         }
         // Anything else (escapes, another field order, spaces, an error):
         // serde_json, which parses it or names the cause.
-        let line = std::str::from_utf8(line).unwrap_or_default();
+        let line = std::str::from_utf8(line).map_err(|_| (n, "not UTF-8".to_string()))?;
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let l: RecordLine<'_> = serde_json::from_str(line).map_err(|e| garbled(n, json_cause(&e)))?;
-        let (key, rec) = l.record().map_err(|c| garbled(n, c))?;
-        let digest = hex::decode(&rec.digest).map_err(|e| garbled(n, format!("\"digest\": {e}")))?;
+        let l: RecordLine<'_> = serde_json::from_str(line).map_err(|e| (n, json_cause(&e)))?;
+        let (key, rec) = l.record().map_err(|c| (n, c))?;
+        let digest = hex::decode(&rec.digest).map_err(|e| (n, format!("\"digest\": {e}")))?;
         let algo = ix.algo_id(&key.1);
         ix.push(&key.0, algo, &digest, rec.meta, rec.read_ns);
     }
-    ix.finish();
     Ok(ix)
 }
 
@@ -821,6 +863,20 @@ impl Index {
             meta,
             read_ns,
         });
+    }
+
+    /// Adds `other`'s records after this index's own (not yet
+    /// [`Index::finish`]ed).
+    fn append(&mut self, other: Index) {
+        let shift = self.arena.len();
+        self.arena.extend_from_slice(&other.arena);
+        let algos: Vec<usize> = other.algos.iter().map(|a| self.algo_id(a)).collect();
+        self.slots.extend(other.slots.into_iter().map(|s| Slot {
+            name: (s.name.0 + shift, s.name.1 + shift),
+            algo: algos[s.algo],
+            digest: (s.digest.0 + shift, s.digest.1 + shift),
+            ..s
+        }));
     }
 
     /// Sorts the records by name and algorithm (a file mhash wrote is
@@ -1162,6 +1218,45 @@ mod tests {
         assert_eq!(
             (r.meta.mtime_ns, r.meta.ctime_ns, r.meta.dev),
             (i64::MIN, -2, u64::MAX)
+        );
+    }
+
+    #[test]
+    fn a_large_state_parses_in_two_halves_and_errors_keep_their_line() {
+        let head = "{\"mhash_state\":1,\"written_ns\":0}\n";
+        let rec = |i: usize| {
+            format!(
+                "{{\"path\":\"dir/file{i:06}\",\"algo\":\"sha256\",\"digest\":\"{:064x}\",\"size\":{i},\"mtime_ns\":1,\"ctime_ns\":1,\"ino\":1,\"dev\":1,\"read_ns\":1}}\n",
+                i
+            )
+        };
+        let lines: Vec<String> = (0..8000).map(rec).collect();
+        let body: String = lines.concat();
+        assert!(body.len() > PARALLEL_PARSE_BYTES);
+        let ix = parse(format!("{head}{body}").as_bytes()).unwrap();
+        assert_eq!(ix.len(), 8000);
+        let r = ix.records_of(b"dir/file007999");
+        assert_eq!((r.len(), r[0].meta.size), (1, 7999));
+        assert_eq!(ix.digest(&r[0])[31], 0x3f);
+        // The same error, in the first half and in the second: the line
+        // (1-based, the header line 1) is the file's.
+        for bad in [10, 7000] {
+            let mut l = lines.clone();
+            l[bad] = l[bad].replace("\"size\":", "\"size\":-");
+            let g = parse(format!("{head}{}", l.concat()).as_bytes()).unwrap_err();
+            assert_eq!(g.line, bad + 2, "{}", g.cause);
+            assert!(g.cause.contains("expected u64"), "{}", g.cause);
+        }
+        // Errors in both halves: the first is reported, as a reader from
+        // the top finds it.
+        let mut l = lines.clone();
+        l[6000] = "x\n".into();
+        l[3] = "y\n".into();
+        assert_eq!(
+            parse(format!("{head}{}", l.concat()).as_bytes())
+                .unwrap_err()
+                .line,
+            5
         );
     }
 
