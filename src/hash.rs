@@ -396,13 +396,12 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
                     return (op.name, r, state.map(|_| Seen::Unrecorded));
                 }
                 started(&op.name);
-                match state {
+                match loading {
                     None => {
                         let r = hash(&op.name, buf);
                         (op.name, r, None)
                     }
-                    Some(_) => {
-                        let st = loading.expect("the state is loading");
+                    Some(st) => {
                         let (r, seen) = hash_with_state(&op.name, algos, st, || hash(&op.name, buf));
                         (op.name, r, Some(seen))
                     }
