@@ -39,28 +39,16 @@ enum Seen {
 fn hash_with_state(
     name: &OsStr,
     algos: &[Algorithm],
-    state: &std::sync::Mutex<crate::state::State>,
+    state: &crate::state::Loading,
     hash: impl FnOnce() -> std::io::Result<Digested>,
 ) -> (std::io::Result<Digested>, Seen) {
     use crate::state::{Meta, now_ns};
-    let read_ns = now_ns();
     let before = match std::fs::metadata(name) {
         Ok(md) if md.is_file() => Meta::of(&md),
         _ => return (hash(), Seen::Unrecorded),
     };
     let key = crate::os::os_bytes(name);
-    let (found, rescanned) = {
-        let st = state.lock().unwrap_or_else(|e| e.into_inner());
-        (st.lookup(&key, algos, &before), st.rescanning(&key))
-    };
-    if let Some((digests, oldest)) = found {
-        let mut digest = Vec::new();
-        for h in digests {
-            match hex::decode(h) {
-                Ok(b) => digest.extend_from_slice(&b),
-                Err(_) => return (hash(), Seen::Unrecorded),
-            }
-        }
+    if let Some((digest, oldest)) = state.lookup(&key, algos, &before) {
         let d = Digested {
             digest,
             size: before.size,
@@ -71,6 +59,10 @@ fn hash_with_state(
         };
         return (Ok(d), Seen::Taken(oldest));
     }
+    let rescanned = state.rescanning(&key);
+    // Before the read (after the `stat`: a file changed between the two is
+    // caught by the `stat` after the read).
+    let read_ns = now_ns();
     let r = hash();
     let same = match (&r, std::fs::metadata(name)) {
         (Ok(d), Ok(md)) => Meta::of(&md) == before && d.size == before.size,
@@ -241,23 +233,22 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
     };
     let mut report = crate::report::hash_report(job.json, job.format);
     let mut ok = true;
-    let state = job.state.as_ref().map(|sf| {
-        let (st, garbled) = crate::state::State::load(&sf.path, sf.rescan);
-        if let Some(g) = garbled {
-            let mut msg = con.quotef(&crate::os::os_bytes(sf.path.as_os_str()));
-            if g.line > 0 {
-                msg.extend_from_slice(format!(": line {}", g.line).as_bytes());
-            }
-            msg.extend_from_slice(
-                format!(": {}; ignoring the state file (every file is read)", g.cause).as_bytes(),
-            );
-            con.error_msg(&msg);
-        }
-        std::sync::Mutex::new(st)
-    });
+    // The state loads on a thread of its own while the walk starts; the
+    // first lookup (and the first result written) waits for it.
+    let state = job
+        .state
+        .as_ref()
+        .map(|sf| std::sync::Mutex::new(crate::state::State::load(&sf.path, sf.rescan)));
     let state = state.as_ref();
+    let loading = state.map(|st| st.lock().unwrap_or_else(|e| e.into_inner()).loading());
+    let loading = loading.as_deref();
+    let mut garbled_said = false;
     let mut state_error = false;
     let emit = |(name, r, seen): Res, more: bool| {
+        if !garbled_said {
+            garbled_said = true;
+            state_garbled(con, &job.state, loading);
+        }
         if shard.is_some()
             && let Some(k) = keys.lock().unwrap_or_else(|e| e.into_inner()).pop_front()
             && let Some(sink) = con.shard()
@@ -405,7 +396,7 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
                     return (op.name, r, state.map(|_| Seen::Unrecorded));
                 }
                 started(&op.name);
-                match state {
+                match loading {
                     None => {
                         let r = hash(&op.name, buf);
                         (op.name, r, None)
@@ -424,6 +415,9 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
         con.error_msg(format!("internal error: {lost} results were lost; rerun with -j1").as_bytes());
         ok = false;
     }
+    if !garbled_said {
+        state_garbled(con, &job.state, loading);
+    }
     if let Some(st) = state {
         let mut st = st.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = st.save() {
@@ -436,6 +430,24 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
         ok &= !state_error;
     }
     ok
+}
+
+/// "FILE: line N: CAUSE; ignoring the state file (every file is read)",
+/// where the state file did not load (waits for the load).
+fn state_garbled(
+    con: &mut Console,
+    sf: &Option<crate::config::StateFile>,
+    loading: Option<&crate::state::Loading>,
+) {
+    let (Some(sf), Some(g)) = (sf, loading.and_then(|l| l.garbled())) else {
+        return;
+    };
+    let mut msg = con.quotef(&crate::os::os_bytes(sf.path.as_os_str()));
+    if g.line > 0 {
+        msg.extend_from_slice(format!(": line {}", g.line).as_bytes());
+    }
+    msg.extend_from_slice(format!(": {}; ignoring the state file (every file is read)", g.cause).as_bytes());
+    con.error_msg(&msg);
 }
 
 /// "FILE: cannot write the state: CAUSE" (once per run).

@@ -22,6 +22,20 @@
 //! header or any line does not parse is reported (its line number and the
 //! cause) and ignored as a whole: every file is then read.
 //!
+//! # Loading
+//!
+//! A re-run over an unchanged tree should cost little more than a `stat`
+//! per file, so the state is loaded on a thread of its own while the walk
+//! and the first `stat`s go on (the first lookup waits for it), read in
+//! one `read`, and parsed without an allocation per record: a line in the
+//! exact layout mhash writes (no escape in the name, the fields in order,
+//! no space) is taken by a hand-written parser; any other line (escapes,
+//! another order, spaces, an error) goes to serde_json, which parses it or
+//! names the cause, so a hand-edited line still loads or is reported as
+//! before. Names, algorithms and digests (as bytes) go to one arena, the
+//! records sorted by name (a file mhash wrote is sorted already), each
+//! name's first record in a hash table keyed by its bytes there.
+//!
 //! # When a digest is taken from the state
 //!
 //! Only when the record's algorithm, size, mtime, ctime, inode and device
@@ -52,6 +66,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The format's version, the header's `mhash_state` value.
@@ -189,8 +204,14 @@ impl Record {
     /// Whether the file may have changed in the same timestamp granule
     /// as it was read (see [`RACY_NS`]).
     pub fn racy(&self) -> bool {
-        self.meta.mtime_ns.max(self.meta.ctime_ns) >= self.read_ns.saturating_sub(RACY_NS)
+        racy(&self.meta, self.read_ns)
     }
+}
+
+/// Whether a file with metadata `meta`, read at `read_ns`, may have
+/// changed in the same timestamp granule as it was read.
+fn racy(meta: &Meta, read_ns: i64) -> bool {
+    meta.mtime_ns.max(meta.ctime_ns) >= read_ns.saturating_sub(RACY_NS)
 }
 
 /// A record's key: the name's bytes and the algorithm's name
@@ -224,16 +245,134 @@ pub struct Counts {
     pub oldest_ns: Option<i64>,
 }
 
-/// A state file, loaded, and this run's records.
+/// What a state file gave, once loaded: its records, the names chosen for
+/// `--rescan`, and why it was not used, if it was not.
+#[derive(Debug, Default)]
+struct Loaded {
+    index: Index,
+    rescan: HashSet<Vec<u8>>,
+    garbled: Option<Garbled>,
+}
+
+/// A state file being loaded on a thread of its own (so that the walk and
+/// the first `stat`s go on meanwhile): the first look waits for it.
+#[derive(Debug)]
+pub struct Loading {
+    done: OnceLock<Loaded>,
+    thread: Mutex<Option<std::thread::JoinHandle<Loaded>>>,
+}
+
+impl Loading {
+    /// Starts loading `path` (see [`State::load`]); where no thread can be
+    /// started, loads it now.
+    fn start(path: &Path, rescan: Rescan) -> Loading {
+        let p = path.to_path_buf();
+        let thread = std::thread::Builder::new()
+            .name("state".into())
+            .spawn(move || load_now(&p, rescan))
+            .ok();
+        let done = OnceLock::new();
+        if thread.is_none() {
+            let _ = done.set(load_now(path, rescan));
+        }
+        Loading {
+            done,
+            thread: Mutex::new(thread),
+        }
+    }
+
+    /// The loaded state, waiting for the loading thread the first time.
+    fn get(&self) -> &Loaded {
+        self.done.get_or_init(|| {
+            let t = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+            match t.map(|t| t.join()) {
+                Some(Ok(l)) => l,
+                _ => Loaded {
+                    garbled: Some(Garbled {
+                        line: 0,
+                        cause: "the thread that read it failed".into(),
+                    }),
+                    ..Loaded::default()
+                },
+            }
+        })
+    }
+
+    /// Why the state file is not used, if it is not (waits for the load).
+    pub fn garbled(&self) -> Option<&Garbled> {
+        self.get().garbled.as_ref()
+    }
+
+    /// The digests of `name` under `algos` (their bytes, one after the
+    /// other, in order) recorded with metadata `meta`, and the oldest of
+    /// their read times (nanoseconds since the Unix epoch), if every
+    /// algorithm has a record that may be trusted (same metadata, not
+    /// racy, not chosen for `--rescan`). Waits for the load.
+    pub fn lookup(&self, name: &[u8], algos: &[Algorithm], meta: &Meta) -> Option<(Vec<u8>, i64)> {
+        let l = self.get();
+        if !l.rescan.is_empty() && l.rescan.contains(name) {
+            return None;
+        }
+        let recs = l.index.records_of(name);
+        if recs.is_empty() {
+            return None;
+        }
+        let mut digests = Vec::with_capacity(64);
+        let mut oldest = i64::MAX;
+        for a in algos {
+            let want = a.name();
+            let r = recs.iter().find(|s| l.index.algos[s.algo] == want)?;
+            if r.meta != *meta || racy(&r.meta, r.read_ns) {
+                return None;
+            }
+            oldest = oldest.min(r.read_ns);
+            digests.extend_from_slice(l.index.digest(r));
+        }
+        Some((digests, oldest))
+    }
+
+    /// Whether `--rescan` chose `name` to be read again (waits for the load).
+    pub fn rescanning(&self, name: &[u8]) -> bool {
+        let l = self.get();
+        !l.rescan.is_empty() && l.rescan.contains(name)
+    }
+}
+
+/// Reads and parses `path`, and chooses the names `--rescan` reads.
+fn load_now(path: &Path, rescan: Rescan) -> Loaded {
+    let (index, garbled) = match fs::read(path) {
+        Ok(bytes) => match parse(&bytes) {
+            Ok(m) => (m, None),
+            Err(g) => (Index::default(), Some(g)),
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => (Index::default(), None),
+        Err(e) => (
+            Index::default(),
+            Some(Garbled {
+                line: 0,
+                cause: crate::os::strerror(&e),
+            }),
+        ),
+    };
+    let rescan = choose_rescan(&index, rescan);
+    Loaded {
+        index,
+        rescan,
+        garbled,
+    }
+}
+
+/// A state file (being loaded, see [`Loading`]), and this run's records.
 #[derive(Debug)]
 pub struct State {
     path: PathBuf,
-    loaded: HashMap<Key, Record>,
+    loading: Arc<Loading>,
     updates: HashMap<Key, Record>,
-    /// Records were added since the last write (or the file on disk is
-    /// not a good state): the next [`State::save`] writes.
+    /// Records were added since the last write: the next [`State::save`]
+    /// writes.
     dirty: bool,
-    rescan: HashSet<Vec<u8>>,
+    /// A garbled state on disk was replaced by this run's.
+    replaced: bool,
     /// What this run did so far.
     pub counts: Counts,
     last_write: Instant,
@@ -249,63 +388,26 @@ pub struct Garbled {
 }
 
 impl State {
-    /// Loads `path`, choosing the files to read again by `rescan`. A
-    /// missing file is an empty state. A file that cannot be read or
-    /// parsed gives an empty state and the [`Garbled`] reason, for the
-    /// caller to report ("STATE: line N: CAUSE; ignoring the state file").
-    pub fn load(path: &Path, rescan: Rescan) -> (State, Option<Garbled>) {
-        let (loaded, garbled) = match fs::read(path) {
-            Ok(bytes) => match parse(&bytes) {
-                Ok(m) => (m, None),
-                Err(g) => (HashMap::new(), Some(g)),
-            },
-            Err(e) if e.kind() == io::ErrorKind::NotFound => (HashMap::new(), None),
-            Err(e) => (
-                HashMap::new(),
-                Some(Garbled {
-                    line: 0,
-                    cause: crate::os::strerror(&e),
-                }),
-            ),
-        };
-        let rescan = choose_rescan(&loaded, rescan);
-        (
-            State {
-                path: path.to_path_buf(),
-                loaded,
-                updates: HashMap::new(),
-                dirty: garbled.is_some(),
-                rescan,
-                counts: Counts::default(),
-                last_write: Instant::now(),
-            },
-            garbled,
-        )
+    /// Starts loading `path` on a thread of its own, choosing the files
+    /// to read again by `rescan`. A missing file is an empty state. A file
+    /// that cannot be read or parsed gives an empty state and the
+    /// [`Garbled`] reason ([`Loading::garbled`]), for the caller to report
+    /// ("STATE: line N: CAUSE; ignoring the state file").
+    pub fn load(path: &Path, rescan: Rescan) -> State {
+        State {
+            path: path.to_path_buf(),
+            loading: Arc::new(Loading::start(path, rescan)),
+            updates: HashMap::new(),
+            dirty: false,
+            replaced: false,
+            counts: Counts::default(),
+            last_write: Instant::now(),
+        }
     }
 
-    /// The digests (hex, one per algorithm, in order) of `name` recorded
-    /// with metadata `meta`, if every algorithm has a record that may be
-    /// trusted (same metadata, not racy, not chosen for `--rescan`).
-    pub fn lookup(&self, name: &[u8], algos: &[Algorithm], meta: &Meta) -> Option<(Vec<String>, i64)> {
-        if self.rescan.contains(name) {
-            return None;
-        }
-        let mut digests = Vec::with_capacity(algos.len());
-        let mut oldest = i64::MAX;
-        for a in algos {
-            let r = self.loaded.get(&(name.to_vec(), a.name()))?;
-            if r.meta != *meta || r.racy() {
-                return None;
-            }
-            oldest = oldest.min(r.read_ns);
-            digests.push(r.digest.clone());
-        }
-        Some((digests, oldest))
-    }
-
-    /// Whether `--rescan` chose `name` to be read again.
-    pub fn rescanning(&self, name: &[u8]) -> bool {
-        self.rescan.contains(name)
+    /// The loading state, for the lookups (which need no lock on `self`).
+    pub fn loading(&self) -> Arc<Loading> {
+        Arc::clone(&self.loading)
     }
 
     /// Records `name`'s digest under `algo`, read at `read_ns` from a file
@@ -320,13 +422,14 @@ impl State {
         self.dirty = true;
     }
 
-    /// Writes the state if [`CHECKPOINT_SECS`] have passed since the last
-    /// write (see [`State::save`]).
+    /// Writes the state if records were added and [`CHECKPOINT_SECS`]
+    /// have passed since the last write (see [`State::save`]); with
+    /// nothing to write, reads no clock.
     ///
     /// # Errors
     /// As [`State::save`].
     pub fn checkpoint(&mut self) -> io::Result<()> {
-        if self.last_write.elapsed() < Duration::from_secs(CHECKPOINT_SECS) {
+        if !self.dirty || self.last_write.elapsed() < Duration::from_secs(CHECKPOINT_SECS) {
             return Ok(());
         }
         self.save()
@@ -343,7 +446,7 @@ impl State {
     /// temporary file is removed on a failure after its creation.
     pub fn save(&mut self) -> io::Result<()> {
         self.last_write = Instant::now();
-        if !self.dirty {
+        if !self.dirty && (self.replaced || self.loading.garbled().is_none()) {
             return Ok(());
         }
         let lock = lock_path(&self.path);
@@ -353,9 +456,10 @@ impl State {
             .write(true)
             .open(lock)?;
         lock.lock()?;
+        let loaded = || self.loading.get().index.to_map();
         let mut merged = match fs::read(&self.path) {
-            Ok(bytes) => parse(&bytes).unwrap_or_else(|_| self.loaded.clone()),
-            Err(_) => self.loaded.clone(),
+            Ok(bytes) => parse(&bytes).map_or_else(|_| loaded(), |ix| ix.to_map()),
+            Err(_) => loaded(),
         };
         for (k, r) in &self.updates {
             merged.insert(k.clone(), r.clone());
@@ -363,6 +467,7 @@ impl State {
         let r = write_atomically(&self.path, &render(&merged));
         drop(lock);
         self.dirty &= r.is_err();
+        self.replaced |= r.is_ok();
         r
     }
 }
@@ -377,12 +482,15 @@ fn lock_path(path: &Path) -> PathBuf {
 /// The names `--rescan` reads again: the records read longest ago, their
 /// sizes summed until the budget is reached (the record that reaches it
 /// included, so that a budget smaller than one file still reads it).
-fn choose_rescan(loaded: &HashMap<Key, Record>, rescan: Rescan) -> HashSet<Vec<u8>> {
+fn choose_rescan(loaded: &Index, rescan: Rescan) -> HashSet<Vec<u8>> {
+    if rescan == Rescan::None {
+        return HashSet::new();
+    }
     // One entry per name: its oldest read and its size.
     let mut by_name: HashMap<&[u8], (i64, u64)> = HashMap::new();
-    for ((name, _), r) in loaded {
-        let e = by_name.entry(name).or_insert((r.read_ns, r.meta.size));
-        e.0 = e.0.min(r.read_ns);
+    for s in &loaded.slots {
+        let e = by_name.entry(loaded.name(s)).or_insert((s.read_ns, s.meta.size));
+        e.0 = e.0.min(s.read_ns);
     }
     let total: u64 = by_name.values().map(|v| v.1).sum();
     let budget = match rescan {
@@ -408,7 +516,7 @@ fn choose_rescan(loaded: &HashMap<Key, Record>, rescan: Rescan) -> HashSet<Vec<u
 }
 
 /// Parses a state file.
-fn parse(bytes: &[u8]) -> Result<HashMap<Key, Record>, Garbled> {
+fn parse(bytes: &[u8]) -> Result<Index, Garbled> {
     let garbled = |line: usize, cause: String| Garbled { line, cause };
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
@@ -418,10 +526,10 @@ fn parse(bytes: &[u8]) -> Result<HashMap<Key, Record>, Garbled> {
         let line = text.lines().count();
         return Err(garbled(line, "the last line is cut short (no newline)".into()));
     }
-    let mut lines = text.lines().enumerate();
-    let Some((_, head)) = lines.next() else {
+    let Some(head_end) = memchr::memchr(b'\n', bytes) else {
         return Err(garbled(1, "empty file, no header".into()));
     };
+    let head = text[..head_end].strip_suffix('\r').unwrap_or(&text[..head_end]);
     let head: serde_json::Value = serde_json::from_str(head)
         .map_err(|e| garbled(1, format!("not a state header: {}", json_cause(&e))))?;
     match head.get("mhash_state").and_then(|v| v.as_u64()) {
@@ -434,14 +542,421 @@ fn parse(bytes: &[u8]) -> Result<HashMap<Key, Record>, Garbled> {
         }
         None => return Err(garbled(1, "not a state header (no \"mhash_state\")".into())),
     }
-    let mut map = HashMap::with_capacity(text.len() / 200);
-    for (i, line) in lines {
-        let n = i + 1;
-        let l: RecordLine<'_> = serde_json::from_str(line).map_err(|e| garbled(n, json_cause(&e)))?;
-        let (key, rec) = l.record().map_err(|c| garbled(n, c))?;
-        map.insert(key, rec);
+    let body = &bytes[head_end + 1..];
+    // Two halves, split at a newline, parsed on two threads: the other
+    // core is idle while the state loads (the workers wait for it).
+    let mid = match body.len() {
+        0..PARALLEL_PARSE_BYTES => None,
+        len => memchr::memchr(b'\n', &body[len / 2..]).map(|i| len / 2 + i + 1),
+    };
+    let mut ix = match mid {
+        None => parse_body(body).map_err(|(l, c)| garbled(l + 1, c))?,
+        Some(mid) => {
+            let (a, b) = body.split_at(mid);
+            let (ra, rb) = std::thread::scope(|s| {
+                let t = std::thread::Builder::new()
+                    .name("state".into())
+                    .spawn_scoped(s, || parse_body(b));
+                let ra = parse_body(a);
+                let rb = match t {
+                    Ok(t) => t
+                        .join()
+                        .unwrap_or_else(|_| Err((1, "the thread that read it failed".into()))),
+                    Err(_) => parse_body(b),
+                };
+                (ra, rb)
+            });
+            let mut ix = ra.map_err(|(l, c)| garbled(l + 1, c))?;
+            let more = rb.map_err(|(l, c)| {
+                let before = memchr::memchr_iter(b'\n', a).count();
+                garbled(before + l + 1, c)
+            })?;
+            ix.append(more);
+            ix
+        }
+    };
+    ix.finish();
+    Ok(ix)
+}
+
+/// A state file's body this long or longer, in bytes, is parsed in two
+/// halves on two threads.
+const PARALLEL_PARSE_BYTES: usize = 1 << 20;
+
+/// Parses record lines (each ended by a newline) into an index, not yet
+/// [`Index::finish`]ed; an error's line is 1-based within `body`.
+fn parse_body(body: &[u8]) -> Result<Index, (usize, String)> {
+    let mut ix = Index {
+        arena: Vec::with_capacity(body.len() / 4),
+        algos: Vec::new(),
+        slots: Vec::with_capacity(body.len() / 200),
+        table: hashbrown::HashTable::new(),
+    };
+    let mut n = 0;
+    let mut at = 0;
+    while at < body.len() {
+        n += 1;
+        let end = memchr::memchr(b'\n', &body[at..]).map_or(body.len(), |e| at + e);
+        let line = &body[at..end];
+        at = end + 1;
+        if fast_line(line, &mut ix) {
+            continue;
+        }
+        // Anything else (escapes, another field order, spaces, an error):
+        // serde_json, which parses it or names the cause.
+        let line = std::str::from_utf8(line).map_err(|_| (n, "not UTF-8".to_string()))?;
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let l: RecordLine<'_> = serde_json::from_str(line).map_err(|e| (n, json_cause(&e)))?;
+        let (key, rec) = l.record().map_err(|c| (n, c))?;
+        let digest = hex::decode(&rec.digest).map_err(|e| (n, format!("\"digest\": {e}")))?;
+        let algo = ix.algo_id(&key.1);
+        ix.push(&key.0, algo, &digest, rec.meta, rec.read_ns);
     }
-    Ok(map)
+    Ok(ix)
+}
+
+/// A cursor over one line, for [`fast_line`].
+struct Cursor<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// Skips `lit`, if the line goes on with it.
+    fn lit(&mut self, lit: &[u8]) -> Option<()> {
+        let rest = self.s.get(self.i..)?;
+        rest.starts_with(lit).then(|| self.i += lit.len())
+    }
+
+    /// The rest of a JSON string without escapes or control characters,
+    /// and its closing quote.
+    fn plain_str(&mut self) -> Option<&'a [u8]> {
+        let rest = self.s.get(self.i..)?;
+        let len = memchr::memchr(b'"', rest)?;
+        let s = &rest[..len];
+        if s.iter().any(|&b| b < 0x20 || b == b'\\') {
+            return None;
+        }
+        self.i += len + 1;
+        Some(s)
+    }
+
+    /// A JSON integer's magnitude (no leading zero) and whether it had a
+    /// minus sign.
+    fn number(&mut self) -> Option<(u64, bool)> {
+        let neg = self.lit(b"-").is_some();
+        let rest = self.s.get(self.i..)?;
+        let len = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        if len == 0 || (len > 1 && rest[0] == b'0') {
+            return None;
+        }
+        let mut v: u64 = 0;
+        for &b in &rest[..len] {
+            v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        }
+        self.i += len;
+        Some((v, neg))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        match self.number()? {
+            (v, false) => Some(v),
+            (0, true) => Some(0),
+            _ => None,
+        }
+    }
+
+    fn i64(&mut self) -> Option<i64> {
+        match self.number()? {
+            (v, false) => i64::try_from(v).ok(),
+            (v, true) => 0i64.checked_sub_unsigned(v),
+        }
+    }
+}
+
+/// Each byte's value as a lower-case hex digit; 0xff for any other byte.
+const HEX: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Lower-case hex to bytes, appended to `out`; false (and `out` as it
+/// was) for anything else or an empty or odd-length string.
+fn lower_hex(s: &[u8], out: &mut Vec<u8>) -> bool {
+    if s.is_empty() || !s.len().is_multiple_of(2) {
+        return false;
+    }
+    let at = out.len();
+    out.reserve(s.len() / 2);
+    let mut bad = 0u8;
+    for p in s.chunks_exact(2) {
+        let (h, l) = (HEX[usize::from(p[0])], HEX[usize::from(p[1])]);
+        bad |= h | l;
+        out.push(h << 4 | (l & 0x0f));
+    }
+    if bad & 0xf0 != 0 {
+        out.truncate(at);
+        return false;
+    }
+    true
+}
+
+/// Parses a record line in the exact layout [`render`] writes (no
+/// escape in the name, the fields in order, no space) into `ix`; false,
+/// with `ix` unchanged, for any other line (serde_json then parses it or
+/// names the cause). A line it takes is one serde_json takes the same.
+fn fast_line(line: &[u8], ix: &mut Index) -> bool {
+    let mut c = Cursor { s: line, i: 0 };
+    let arena = ix.arena.len();
+    let slot = (|| {
+        let name = if c.lit(b"{\"path\":\"").is_some() {
+            let p = c.plain_str()?;
+            ix.arena.extend_from_slice(p);
+            p.len()
+        } else {
+            c.lit(b"{\"path_hex\":\"")?;
+            let h = c.plain_str()?;
+            let n = h.len() / 2;
+            let at = ix.arena.len();
+            ix.arena.resize(at + n, 0);
+            hex::decode_to_slice(h, &mut ix.arena[at..]).ok()?;
+            n
+        };
+        if name == 0 {
+            return None;
+        }
+        c.lit(b",\"algo\":\"")?;
+        let algo = c.plain_str()?;
+        let algo = match ix.algos.iter().position(|a| a.as_bytes() == algo) {
+            Some(i) => i,
+            None => {
+                let a = std::str::from_utf8(algo).ok()?;
+                known_algo(a).ok()?;
+                ix.algo_id(a)
+            }
+        };
+        c.lit(b",\"digest\":\"")?;
+        let d = c.plain_str()?;
+        let d0 = ix.arena.len();
+        if !lower_hex(d, &mut ix.arena) {
+            return None;
+        }
+        c.lit(b",\"size\":")?;
+        let size = c.u64()?;
+        c.lit(b",\"mtime_ns\":")?;
+        let mtime_ns = c.i64()?;
+        c.lit(b",\"ctime_ns\":")?;
+        let ctime_ns = c.i64()?;
+        c.lit(b",\"ino\":")?;
+        let ino = c.u64()?;
+        c.lit(b",\"dev\":")?;
+        let dev = c.u64()?;
+        c.lit(b",\"read_ns\":")?;
+        let read_ns = c.i64()?;
+        c.lit(b"}")?;
+        (c.i == line.len()).then_some(Slot {
+            name: (arena, arena + name),
+            algo,
+            digest: (d0, ix.arena.len()),
+            meta: Meta {
+                size,
+                mtime_ns,
+                ctime_ns,
+                ino,
+                dev,
+            },
+            read_ns,
+        })
+    })();
+    match slot {
+        Some(s) => {
+            ix.slots.push(s);
+            true
+        }
+        None => {
+            ix.arena.truncate(arena);
+            false
+        }
+    }
+}
+
+/// Whether `algo` names an algorithm (`sha256`, `blake2b-256`).
+fn known_algo(algo: &str) -> Result<(), String> {
+    if crate::algo::AlgoKind::from_name(algo.split('-').next().unwrap_or(algo)).is_none()
+        && crate::algo::AlgoKind::from_name(algo).is_none()
+    {
+        return Err(format!("unknown algorithm \"{algo}\""));
+    }
+    Ok(())
+}
+
+/// The records loaded from a state file, without an allocation per
+/// record: names, algorithm names and digests (as bytes) in one arena,
+/// the records sorted by name then algorithm, each name's first record
+/// in a hash table.
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    arena: Vec<u8>,
+    algos: Vec<String>,
+    slots: Vec<Slot>,
+    /// Each name's first slot, by the name's hash ([`name_hash`]).
+    table: hashbrown::HashTable<usize>,
+}
+
+/// The hash of a name in [`Index`]'s table (XXH3: the names are the
+/// user's own, and the table's worst case is a slow run, not a wrong one).
+fn name_hash(name: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(name)
+}
+
+/// One record of an [`Index`]: spans of its arena, and the metadata.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    name: (usize, usize),
+    algo: usize,
+    digest: (usize, usize),
+    meta: Meta,
+    read_ns: i64,
+}
+
+impl Index {
+    fn name(&self, s: &Slot) -> &[u8] {
+        &self.arena[s.name.0..s.name.1]
+    }
+
+    fn digest(&self, s: &Slot) -> &[u8] {
+        &self.arena[s.digest.0..s.digest.1]
+    }
+
+    /// The index of algorithm `algo` in `algos`, added if new.
+    fn algo_id(&mut self, algo: &str) -> usize {
+        match self.algos.iter().position(|a| a == algo) {
+            Some(i) => i,
+            None => {
+                self.algos.push(algo.to_string());
+                self.algos.len() - 1
+            }
+        }
+    }
+
+    /// Adds a record (`digest` in bytes): kept in file order until
+    /// [`Index::finish`].
+    fn push(&mut self, name: &[u8], algo: usize, digest: &[u8], meta: Meta, read_ns: i64) {
+        let n0 = self.arena.len();
+        self.arena.extend_from_slice(name);
+        let d0 = self.arena.len();
+        self.arena.extend_from_slice(digest);
+        self.slots.push(Slot {
+            name: (n0, d0),
+            algo,
+            digest: (d0, self.arena.len()),
+            meta,
+            read_ns,
+        });
+    }
+
+    /// Adds `other`'s records after this index's own (not yet
+    /// [`Index::finish`]ed).
+    fn append(&mut self, other: Index) {
+        let shift = self.arena.len();
+        self.arena.extend_from_slice(&other.arena);
+        let algos: Vec<usize> = other.algos.iter().map(|a| self.algo_id(a)).collect();
+        self.slots.extend(other.slots.into_iter().map(|s| Slot {
+            name: (s.name.0 + shift, s.name.1 + shift),
+            algo: algos[s.algo],
+            digest: (s.digest.0 + shift, s.digest.1 + shift),
+            ..s
+        }));
+    }
+
+    /// Sorts the records by name and algorithm (a file mhash wrote is
+    /// sorted already: checked in one pass), a later record of the same
+    /// name and algorithm replacing an earlier one.
+    fn finish(&mut self) {
+        let ordered = |ix: &Index, a: &Slot, b: &Slot| {
+            (ix.name(a), ix.algos[a.algo].as_str()) < (ix.name(b), ix.algos[b.algo].as_str())
+        };
+        if !self.slots.windows(2).all(|w| ordered(self, &w[0], &w[1])) {
+            self.sort();
+        }
+        let mut table = hashbrown::HashTable::with_capacity(self.slots.len());
+        let mut prev: Option<&[u8]> = None;
+        for (i, s) in self.slots.iter().enumerate() {
+            let name = self.name(s);
+            if prev != Some(name) {
+                table.insert_unique(name_hash(name), i, |&j| name_hash(self.name(&self.slots[j])));
+            }
+            prev = Some(name);
+        }
+        self.table = table;
+    }
+
+    /// Sorts the records (see [`Index::finish`]).
+    fn sort(&mut self) {
+        let key = |ix: &Index, s: &Slot| (ix.name(s).to_owned(), ix.algos[s.algo].clone());
+        let mut slots = std::mem::take(&mut self.slots);
+        // Stable: of equal keys, the file's last comes last.
+        slots.sort_by_cached_key(|s| key(self, s));
+        let mut out: Vec<Slot> = Vec::with_capacity(slots.len());
+        for s in slots {
+            match out.last_mut() {
+                Some(l) if self.name(l) == self.name(&s) && l.algo == s.algo => *l = s,
+                _ => out.push(s),
+            }
+        }
+        self.slots = out;
+    }
+
+    /// The number of records.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether there is no record.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// `name`'s records (one per algorithm).
+    fn records_of(&self, name: &[u8]) -> &[Slot] {
+        let Some(&from) = self
+            .table
+            .find(name_hash(name), |&i| self.name(&self.slots[i]) == name)
+        else {
+            return &[];
+        };
+        let len = self.slots[from..]
+            .iter()
+            .take_while(|s| self.name(s) == name)
+            .count();
+        &self.slots[from..from + len]
+    }
+
+    /// The records as a map (for the merge before a write).
+    fn to_map(&self) -> HashMap<Key, Record> {
+        self.slots
+            .iter()
+            .map(|s| {
+                let key = (self.name(s).to_vec(), self.algos[s.algo].clone());
+                let rec = Record {
+                    digest: hex::encode(self.digest(s)),
+                    meta: s.meta,
+                    read_ns: s.read_ns,
+                };
+                (key, rec)
+            })
+            .collect()
+    }
 }
 
 /// serde_json's message without its own "at line 1 column C" (the line
@@ -489,11 +1004,7 @@ impl RecordLine<'_> {
             return Err("an empty path".into());
         }
         let algo = &*self.algo;
-        if crate::algo::AlgoKind::from_name(algo.split('-').next().unwrap_or(algo)).is_none()
-            && crate::algo::AlgoKind::from_name(algo).is_none()
-        {
-            return Err(format!("unknown algorithm \"{algo}\""));
-        }
+        known_algo(algo)?;
         let digest = &*self.digest;
         if digest.is_empty()
             || !digest.len().is_multiple_of(2)
@@ -645,8 +1156,141 @@ mod tests {
         };
         m.insert((b"a b\"c".to_vec(), "sha256".to_string()), r.clone());
         m.insert((vec![0xff, b'x'], "md5".to_string()), r.clone());
-        let back = parse(&render(&m)).unwrap();
+        let back = parse(&render(&m)).unwrap().to_map();
         assert_eq!(back, m);
+    }
+
+    /// An index of `m`'s records, as a loaded file gives.
+    fn index(m: &HashMap<Key, Record>) -> Index {
+        let mut ix = Index::default();
+        for ((name, algo), r) in m {
+            let a = ix.algo_id(algo);
+            ix.push(name, a, &hex::decode(&r.digest).unwrap(), r.meta, r.read_ns);
+        }
+        ix.finish();
+        ix
+    }
+
+    #[test]
+    fn the_fast_parser_and_serde_json_agree() {
+        let head = "{\"mhash_state\":1,\"written_ns\":0}\n";
+        let line = |path: &str, tail: &str| {
+            format!(
+                "{{{path},\"algo\":\"sha256\",\"digest\":\"0a\",\"size\":1,\"mtime_ns\":{tail},\"ctime_ns\":-2,\"ino\":0,\"dev\":18446744073709551615,\"read_ns\":9}}"
+            )
+        };
+        let fast = line("\"path\":\"x\"", "-9223372036854775808");
+        let mut ix = Index::default();
+        assert!(fast_line(fast.as_bytes(), &mut ix));
+        assert!(fast_line(line("\"path_hex\":\"ff\"", "0").as_bytes(), &mut ix));
+        // Lines the fast parser leaves to serde_json, which takes them.
+        for slow in [
+            line("\"path\":\"a\\u0078\"", "1"),
+            line("\"path\":\"a\\\"b\"", "1"),
+            line("\"path\":\"x\"", "1").replace(",\"size\"", ", \"size\""),
+            format!("{}\r", line("\"path\":\"x\"", "1")),
+            line("\"path\":\"x\"", "1").replace("\"0a\"", "\"0A\""),
+        ] {
+            let mut ix = Index::default();
+            assert!(!fast_line(slow.as_bytes(), &mut ix), "{slow}");
+            assert!(ix.arena.is_empty() && ix.slots.is_empty());
+            let text = format!("{head}{slow}\n");
+            let r = parse(text.as_bytes());
+            let upper = slow.contains("0A");
+            assert_eq!(r.is_err(), upper, "{slow}: {:?}", r.err());
+        }
+        // Numbers JSON or the field's type refuses: serde_json's message.
+        for (bad, cause) in [
+            ("01", "invalid number"),
+            ("9223372036854775808", "invalid value"),
+            ("-9223372036854775809", "invalid type"),
+            ("1.5", "invalid type"),
+        ] {
+            let text = format!("{head}{}\n", line("\"path\":\"x\"", bad));
+            let g = parse(text.as_bytes()).unwrap_err();
+            assert_eq!(g.line, 2);
+            assert!(g.cause.contains(cause), "{bad}: {}", g.cause);
+        }
+        let both = format!("{head}{fast}\n");
+        let ix = parse(both.as_bytes()).unwrap();
+        let r = &ix.slots[0];
+        assert_eq!((ix.name(r), ix.digest(r)), (&b"x"[..], &[0x0a][..]));
+        assert_eq!(
+            (r.meta.mtime_ns, r.meta.ctime_ns, r.meta.dev),
+            (i64::MIN, -2, u64::MAX)
+        );
+    }
+
+    #[test]
+    fn a_large_state_parses_in_two_halves_and_errors_keep_their_line() {
+        let head = "{\"mhash_state\":1,\"written_ns\":0}\n";
+        let rec = |i: usize| {
+            format!(
+                "{{\"path\":\"dir/file{i:06}\",\"algo\":\"sha256\",\"digest\":\"{:064x}\",\"size\":{i},\"mtime_ns\":1,\"ctime_ns\":1,\"ino\":1,\"dev\":1,\"read_ns\":1}}\n",
+                i
+            )
+        };
+        let lines: Vec<String> = (0..8000).map(rec).collect();
+        let body: String = lines.concat();
+        assert!(body.len() > PARALLEL_PARSE_BYTES);
+        let ix = parse(format!("{head}{body}").as_bytes()).unwrap();
+        assert_eq!(ix.len(), 8000);
+        let r = ix.records_of(b"dir/file007999");
+        assert_eq!((r.len(), r[0].meta.size), (1, 7999));
+        assert_eq!(ix.digest(&r[0])[31], 0x3f);
+        // The same error, in the first half and in the second: the line
+        // (1-based, the header line 1) is the file's.
+        for bad in [10, 7000] {
+            let mut l = lines.clone();
+            l[bad] = l[bad].replace("\"size\":", "\"size\":-");
+            let g = parse(format!("{head}{}", l.concat()).as_bytes()).unwrap_err();
+            assert_eq!(g.line, bad + 2, "{}", g.cause);
+            assert!(g.cause.contains("expected u64"), "{}", g.cause);
+        }
+        // Errors in both halves: the first is reported, as a reader from
+        // the top finds it.
+        let mut l = lines.clone();
+        l[6000] = "x\n".into();
+        l[3] = "y\n".into();
+        assert_eq!(
+            parse(format!("{head}{}", l.concat()).as_bytes())
+                .unwrap_err()
+                .line,
+            5
+        );
+    }
+
+    #[test]
+    fn unsorted_files_are_sorted_and_the_last_record_wins() {
+        let head = "{\"mhash_state\":1,\"written_ns\":0}\n";
+        let rec = |p: &str, d: &str| {
+            format!(
+                "{{\"path\":\"{p}\",\"algo\":\"md5\",\"digest\":\"{d}\",\"size\":1,\"mtime_ns\":1,\"ctime_ns\":1,\"ino\":1,\"dev\":1,\"read_ns\":10000000000}}\n"
+            )
+        };
+        let text = format!("{head}{}{}{}", rec("b", "01"), rec("a", "02"), rec("b", "03"));
+        let ix = parse(text.as_bytes()).unwrap();
+        let names: Vec<_> = ix.slots.iter().map(|s| (ix.name(s), ix.digest(s))).collect();
+        assert_eq!(names, [(&b"a"[..], &[2][..]), (&b"b"[..], &[3][..])]);
+        let md5 = [Algorithm::new(crate::algo::AlgoKind::Md5)];
+        let m = Meta {
+            size: 1,
+            mtime_ns: 1,
+            ctime_ns: 1,
+            ino: 1,
+            dev: 1,
+        };
+        let l = Loaded {
+            index: ix,
+            ..Loaded::default()
+        };
+        let loading = Loading {
+            done: OnceLock::from(l),
+            thread: Mutex::new(None),
+        };
+        assert_eq!(loading.lookup(b"b", &md5, &m), Some((vec![3], 10_000_000_000)));
+        assert_eq!(loading.lookup(b"c", &md5, &m), None);
+        assert_eq!(loading.lookup(b"a", &md5, &Meta { ino: 2, ..m }), None);
     }
 
     #[test]
@@ -713,7 +1357,7 @@ mod tests {
             m.insert((name.as_bytes().to_vec(), "md5".to_string()), r);
         }
         let names = |r| {
-            let mut v: Vec<Vec<u8>> = choose_rescan(&m, r).into_iter().collect();
+            let mut v: Vec<Vec<u8>> = choose_rescan(&index(&m), r).into_iter().collect();
             v.sort();
             v
         };
