@@ -47,7 +47,8 @@ fn hash_with_state(
         Ok(md) if md.is_file() => Meta::of(&md),
         _ => return (hash(), Seen::Unrecorded),
     };
-    let key = crate::os::os_bytes(name);
+    let bytes = crate::os::os_bytes(name);
+    let key = crate::state::key_of(&bytes);
     if let Some((digest, oldest)) = state.lookup(&key, algos, &before) {
         let d = Digested {
             digest,
@@ -275,10 +276,11 @@ pub fn run(con: &mut Console, common: &Common, mut job: HashJob) -> bool {
                     st.counts.read += 1;
                     st.counts.rescanned += u64::from(*rescanned);
                     let mut rest = &d.digest[..];
+                    let key = crate::state::key_of(&name);
                     for &a in algos {
                         let (digest, after) = rest.split_at(a.digest_len().min(rest.len()));
                         rest = after;
-                        st.record(&name, a, digest, *meta, *read_ns);
+                        st.record(&key, a, digest, *meta, *read_ns);
                     }
                 }
                 (_, Ok(_)) => st.counts.read += 1,

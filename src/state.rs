@@ -338,6 +338,19 @@ impl Loading {
     }
 }
 
+/// The key under which a file named `name` (its bytes as given or
+/// walked) is recorded: `name` itself, except that on Windows each `\`
+/// is written `/`, so that `d\f` from a walk and `d/f` given as an
+/// operand are one file (neither character can be part of a Windows file
+/// name).
+pub fn key_of(name: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if cfg!(windows) && name.contains(&b'\\') {
+        std::borrow::Cow::Owned(name.iter().map(|&b| if b == b'\\' { b'/' } else { b }).collect())
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
 /// Reads and parses `path`, and chooses the names `--rescan` reads.
 fn load_now(path: &Path, rescan: Rescan) -> Loaded {
     let (index, garbled) = match fs::read(path) {
