@@ -165,7 +165,7 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
     // Hash mode: every shard's verdict. Check mode: the summed tallies
     // and the failures outside them (a shard's own verdict may be false
     // where the run's is not: it matched none of its lines).
-    let ok = if check {
+    if check {
         units.iter().all(|(_, u)| !u.failed)
             && failed_files.is_empty()
             && tallies.iter().all(|(f, (t, _))| match audits.get(f) {
@@ -176,8 +176,7 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
             })
     } else {
         units.iter().all(|(_, u)| u.ok)
-    };
-    ok
+    }
 }
 
 /// Checks that `units` are one run's shards: the same run fingerprint,

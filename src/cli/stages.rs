@@ -956,6 +956,45 @@ pub(super) fn status_names(compat: GnuCompat) -> StatusNames {
     }
 }
 
+/// `--shard`'s run fingerprint ([`Common::shard_run`]): the first 8 bytes
+/// of SHA-256 over mhash's version and the arguments `args` (without
+/// `argv[0]`, which differs between machines), each length-prefixed, with
+/// `--shard VALUE` taken out (`--shard=VALUE` and clap's unambiguous
+/// prefixes such as `--sha VALUE` too: an option that is a prefix of
+/// `shard` whose value is `value`).
+fn shard_fingerprint<'a>(args: impl Iterator<Item = &'a OsString>, value: &str) -> String {
+    use sha2::Digest as _;
+    let mut h = sha2::Sha256::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    let mut args = args.peekable();
+    let mut operands = false;
+    while let Some(a) = args.next() {
+        let s = a.to_string_lossy();
+        if !operands && s == "--" {
+            operands = true;
+        } else if !operands && let Some(opt) = s.strip_prefix("--") {
+            let (name, inline) = match opt.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (opt, None),
+            };
+            if name.len() >= 2 && "shard".starts_with(name) {
+                match inline {
+                    Some(v) if v == value => continue,
+                    None if args.peek().is_some_and(|v| v.to_string_lossy() == value) => {
+                        args.next();
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let bytes = crate::os::os_bytes(a);
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    hex::encode(&h.finalize()[..8])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1116,43 +1155,4 @@ mod tests {
             assert_eq!(print(&["--vers"]), version, "{name}");
         }
     }
-}
-
-/// `--shard`'s run fingerprint ([`Common::shard_run`]): the first 8 bytes
-/// of SHA-256 over mhash's version and the arguments `args` (without
-/// `argv[0]`, which differs between machines), each length-prefixed, with
-/// `--shard VALUE` taken out (`--shard=VALUE` and clap's unambiguous
-/// prefixes such as `--sha VALUE` too: an option that is a prefix of
-/// `shard` whose value is `value`).
-fn shard_fingerprint<'a>(args: impl Iterator<Item = &'a OsString>, value: &str) -> String {
-    use sha2::Digest as _;
-    let mut h = sha2::Sha256::new();
-    h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    let mut args = args.peekable();
-    let mut operands = false;
-    while let Some(a) = args.next() {
-        let s = a.to_string_lossy();
-        if !operands && s == "--" {
-            operands = true;
-        } else if !operands && let Some(opt) = s.strip_prefix("--") {
-            let (name, inline) = match opt.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (opt, None),
-            };
-            if name.len() >= 2 && "shard".starts_with(name) {
-                match inline {
-                    Some(v) if v == value => continue,
-                    None if args.peek().is_some_and(|v| v.to_string_lossy() == value) => {
-                        args.next();
-                        continue;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let bytes = crate::os::os_bytes(a);
-        h.update((bytes.len() as u64).to_le_bytes());
-        h.update(&bytes);
-    }
-    hex::encode(&h.finalize()[..8])
 }

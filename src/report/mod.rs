@@ -712,32 +712,6 @@ pub(crate) fn digest_text(digest: &[u8], encoding: Encoding) -> String {
     String::from_utf8(v).unwrap_or_default()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn audit_categories_and_counts() {
-        use crate::os::ErrorClass;
-        let gone = ErrorClass::NotFound.error();
-        let notdir = ErrorClass::NotADirectory.error();
-        let isdir = ErrorClass::IsADirectory.error();
-        assert_eq!(Category::of(&Verdict::Ok), Category::Matching);
-        assert_eq!(Category::of(&Verdict::Mismatch), Category::Changed);
-        assert_eq!(Category::of(&Verdict::Unreadable(&gone)), Category::Missing);
-        assert_eq!(Category::of(&Verdict::Unreadable(&notdir)), Category::Missing);
-        assert_eq!(Category::of(&Verdict::Unreadable(&isdir)), Category::Unreadable);
-        let symbols: String = Category::ALL.iter().map(|c| c.symbol()).collect();
-        assert_eq!(symbols, "=*-+!");
-        let mut n = AuditCounts::default();
-        n.add(Category::Matching);
-        assert!(!n.differs());
-        n.add(Category::New);
-        assert!(n.differs());
-        assert_eq!((n.get(Category::Matching), n.get(Category::New)), (1, 1));
-    }
-}
-
 /// The summary of a `--state` run on standard error (`PROG: STATE: digests
 /// of T files taken from the state, R files read (S by --rescan); the
 /// oldest taken was read ISO (AGE ago)`): `counts` is `[taken, read,
@@ -765,4 +739,30 @@ pub fn state_summary(con: &mut Console, path: &[u8], counts: [u64; 3], oldest: O
         msg.extend_from_slice(format!("; the oldest taken was read {iso} ({age} ago)").as_bytes());
     }
     con.error_msg(&msg);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn audit_categories_and_counts() {
+        use crate::os::ErrorClass;
+        let gone = ErrorClass::NotFound.error();
+        let notdir = ErrorClass::NotADirectory.error();
+        let isdir = ErrorClass::IsADirectory.error();
+        assert_eq!(Category::of(&Verdict::Ok), Category::Matching);
+        assert_eq!(Category::of(&Verdict::Mismatch), Category::Changed);
+        assert_eq!(Category::of(&Verdict::Unreadable(&gone)), Category::Missing);
+        assert_eq!(Category::of(&Verdict::Unreadable(&notdir)), Category::Missing);
+        assert_eq!(Category::of(&Verdict::Unreadable(&isdir)), Category::Unreadable);
+        let symbols: String = Category::ALL.iter().map(|c| c.symbol()).collect();
+        assert_eq!(symbols, "=*-+!");
+        let mut n = AuditCounts::default();
+        n.add(Category::Matching);
+        assert!(!n.differs());
+        n.add(Category::New);
+        assert!(n.differs());
+        assert_eq!((n.get(Category::Matching), n.get(Category::New)), (1, 1));
+    }
 }
