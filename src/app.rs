@@ -98,16 +98,16 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
                     && job.tree.is_none(),
             );
             if let Some(s) = common.shard {
-                let sink = crate::report::shard::Sink::new(s.index, s.count);
+                let sink = crate::report::shard::Sink::new(s.index, s.count, &common.shard_run);
                 con.start_shard(sink, "hash", if job.format.zero { b'\0' } else { b'\n' });
             }
             let ok = with_progress(con, common.progress, |con| crate::hash::run(con, common, job));
-            con.end_shard(Some(ok));
+            con.end_shard(ok);
             ok
         }
         Job::Check(job) => {
             if let Some(s) = common.shard {
-                let mut sink = crate::report::shard::Sink::new(s.index, s.count);
+                let mut sink = crate::report::shard::Sink::new(s.index, s.count, &common.shard_run);
                 sink.settings(
                     job.verbosity == crate::config::Verbosity::Status,
                     job.ignore_missing,
@@ -116,7 +116,15 @@ pub fn run(cfg: Config, con: &mut Console) -> i32 {
                 con.start_shard(sink, "check", b'\n');
             }
             let ok = with_progress(con, common.progress, |con| crate::check::run(con, common, &job));
-            con.end_shard(None);
+            // --shard: a failure that neither a tally nor a recorded
+            // failure accounts for still makes the shard's verdict false.
+            if !ok
+                && let Some(s) = con.shard()
+                && !s.accounted()
+            {
+                s.fail();
+            }
+            con.end_shard(ok);
             ok
         }
         Job::Merge(files) => crate::merge::run(con, &files),

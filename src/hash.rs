@@ -465,32 +465,25 @@ fn state_write_error(con: &mut Console, sf: &Option<crate::config::StateFile>, e
 /// for `--rescan`), and when the oldest digest taken was read.
 fn state_summary(con: &mut Console, sf: &Option<crate::config::StateFile>, c: &crate::state::Counts) {
     let Some(sf) = sf else { return };
-    let mut msg = con.quotef(&crate::os::os_bytes(sf.path.as_os_str()));
-    let files = |n: u64| if n == 1 { "file" } else { "files" };
-    msg.extend_from_slice(
-        format!(
-            ": digests of {} {} taken from the state, {} {} read",
-            c.taken,
-            files(c.taken),
-            c.read,
-            files(c.read)
+    let path = crate::os::os_bytes(sf.path.as_os_str());
+    let counts = [c.taken, c.read, c.rescanned];
+    // --shard: the counts go in the shard's end line; `mhash merge`
+    // prints one summary of the counts summed.
+    let sharded = con.shard().is_some();
+    if let Some(s) = con.shard() {
+        s.state(counts, c.oldest_ns, &path);
+        s.mute(true);
+    }
+    let oldest = c.oldest_ns.map(|at| {
+        (
+            crate::state::iso_utc(at),
+            crate::state::age(crate::state::now_ns() - at),
         )
-        .as_bytes(),
-    );
-    if c.rescanned > 0 {
-        msg.extend_from_slice(format!(" ({} by --rescan)", c.rescanned).as_bytes());
+    });
+    crate::report::state_summary(con, &path, counts, oldest);
+    if sharded && let Some(s) = con.shard() {
+        s.mute(false);
     }
-    if let Some(at) = c.oldest_ns {
-        msg.extend_from_slice(
-            format!(
-                "; the oldest taken was read {} ({} ago)",
-                crate::state::iso_utc(at),
-                crate::state::age(crate::state::now_ns() - at)
-            )
-            .as_bytes(),
-        );
-    }
-    con.error_msg(&msg);
 }
 
 /// `--go-h1` / `--nar`: one digest per operand for the whole tree under

@@ -37,7 +37,7 @@
 //! main     -> cli, app, config, env, report, text, algo, os
 //! cli      -> config, env, algo, bench, error, text, walk, os, state
 //! app      -> hash, check, install, report, config, algo, bench, sched, io, os, progress, merge
-//! merge    -> check, report, os
+//! merge    -> check, report, os, state
 //! hash     -> io, sched, report, algo, config, walk, text, os, tree, state
 //! check    -> io, sched, report, algo, config, walk, text, os, sig, progress
 //! install  -> report, config, os, text

@@ -54,7 +54,11 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
             }
         }
     }
-    if let Err(msg) = complete(&units) {
+    let names: Vec<&[u8]> = datas
+        .iter()
+        .map(|(n, _)| if n == b"-" { &b"standard input"[..] } else { &n[..] })
+        .collect();
+    if let Err(msg) = complete(con, &units, &names) {
         con.error_msg(format!("merge: {msg}").as_bytes());
         return false;
     }
@@ -128,6 +132,7 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
             match chunk {
                 Chunk::Out(r) => con.write_out(&data[r.clone()]),
                 Chunk::Err(bytes) => con.write_err(bytes),
+                Chunk::Msg(msg) => con.error_msg(msg),
             }
             pos[u] += 1;
         }
@@ -139,28 +144,66 @@ pub fn run(con: &mut Console, files: &[OsString]) -> bool {
     if check {
         summarize_before(con, u64::MAX, &mut summarized);
     }
-    let mut ok = units.iter().all(|(_, u)| u.ok);
+    // --state: one summary of the shards' counts summed, the oldest
+    // digest the oldest of all.
+    let states: Vec<_> = units.iter().filter_map(|(_, u)| u.state.as_ref()).collect();
+    if let Some((_, _, path)) = states.first() {
+        let mut counts = [0u64; 3];
+        for (c, _, _) in &states {
+            for (sum, n) in counts.iter_mut().zip(c) {
+                *sum += n;
+            }
+        }
+        let oldest = states.iter().filter_map(|(_, o, _)| *o).min().map(|at| {
+            (
+                crate::state::iso_utc(at),
+                crate::state::age(crate::state::now_ns() - at),
+            )
+        });
+        crate::report::state_summary(con, path, counts, oldest);
+    }
+    // Hash mode: every shard's verdict. Check mode: the summed tallies
+    // and the failures outside them (a shard's own verdict may be false
+    // where the run's is not: it matched none of its lines).
     if check {
-        ok &= failed_files.is_empty()
+        units.iter().all(|(_, u)| !u.failed)
+            && failed_files.is_empty()
             && tallies.iter().all(|(f, (t, _))| match audits.get(f) {
                 Some((counts, ..)) => {
                     !AuditCounts::from_all(*counts).differs() && (!strict || t.misformatted == 0)
                 }
                 None => t.passed(strict),
-            });
+            })
+    } else {
+        units.iter().all(|(_, u)| u.ok)
     }
-    ok
 }
 
-/// Checks that `units` are one run's shards: the same mode and N, each
-/// shard 0 to N-1 once.
-fn complete(units: &[(usize, Unit)]) -> Result<(), String> {
-    let Some((_, first)) = units.first() else {
+/// Checks that `units` are one run's shards: the same run fingerprint,
+/// mode and N, each shard 0 to N-1 once. `names`: the input files'
+/// names, by the units' file index, for the error.
+fn complete(con: &Console, units: &[(usize, Unit)], names: &[&[u8]]) -> Result<(), String> {
+    let Some((first_file, first)) = units.first() else {
         return Err("no shard outputs were given (expected the outputs of mhash --shard I/N)".into());
     };
     let n = first.count;
     let mut seen = vec![false; usize::try_from(n).unwrap_or(usize::MAX).min(1 << 24)];
-    for (_, u) in units {
+    for (file, u) in units {
+        if u.run != first.run {
+            let shown = |f: usize| String::from_utf8_lossy(&con.quotef(names[f])).into_owned();
+            return Err(format!(
+                "shard {}/{} in {} is of another run than shard {}/{} in {} (run {} and {}: the \
+                 arguments other than --shard, or mhash's version, differ): merge one run's shards",
+                u.index,
+                u.count,
+                shown(*file),
+                first.index,
+                first.count,
+                shown(*first_file),
+                u.run,
+                first.run
+            ));
+        }
         if u.count != n || u.mode != first.mode {
             return Err(format!(
                 "shard {}/{} ({}) does not belong with shard {}/{} ({}): merge one run's shards",

@@ -12,6 +12,7 @@
 #![cfg(unix)]
 
 use std::fs;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Output;
 
@@ -40,9 +41,18 @@ fn sharded(dir: &Path, args: &[&str], n: u64) -> Output {
         let o = run(dir, &a);
         assert!(
             o.stdout
-                .starts_with(format!("#mhash-shard 1 {i}/{n} ").as_bytes()),
+                .starts_with(format!("#mhash-shard 2 {i}/{n} ").as_bytes()),
             "shard {i}/{n} of {args:?}: {}",
             String::from_utf8_lossy(&o.stderr)
+        );
+        // A shard's recorded verdict is its exit status.
+        let end = end_line(&o.stdout);
+        assert_eq!(
+            end.ends_with(b" ok=1"),
+            o.status.success(),
+            "shard {i}/{n} of {args:?} exited {:?} with the end line {}",
+            o.status.code(),
+            String::from_utf8_lossy(end)
         );
         all.extend_from_slice(&o.stdout);
     }
@@ -51,6 +61,16 @@ fn sharded(dir: &Path, args: &[&str], n: u64) -> Output {
         .write_stdin(all)
         .output()
         .expect("spawn mhash merge")
+}
+
+/// The end line of one shard's output (without its terminator).
+fn end_line(out: &[u8]) -> &[u8] {
+    let body = &out[..out.len().saturating_sub(1)];
+    let at = body
+        .windows(19)
+        .rposition(|w| w == b"#mhash-shard-end 2 ")
+        .expect("an end line");
+    &body[at..]
 }
 
 /// Asserts that `args` sharded N ways and merged equals one run of it,
@@ -237,7 +257,7 @@ fn merge_says_what_is_wrong() {
         (
             b"hello\n".to_vec(),
             format!(
-                "{p}: 'standard input': byte 0: expected a shard's first line ('#mhash-shard 1 I/N MODE'): is this the output of mhash --shard?\n"
+                "{p}: 'standard input': byte 0: expected a shard's first line ('#mhash-shard 2 I/N MODE RUN'): is this the output of mhash --shard?\n"
             ),
         ),
         (
@@ -246,7 +266,7 @@ fn merge_says_what_is_wrong() {
                 s[..s.len() - 5].to_vec()
             },
             format!(
-                "{p}: 'standard input': byte 0: shard 0/1 has no end line ('#mhash-shard-end 1 ...'): was it cut short?\n"
+                "{p}: 'standard input': byte 0: shard 0/1 has no end line ('#mhash-shard-end 2 ...'): was it cut short?\n"
             ),
         ),
         (
@@ -280,6 +300,224 @@ fn shard_values_are_checked() {
     let o = run(td.path(), &["--nar", "--shard", "0/2", "."]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--shard does not work with --go-h1 and --nar"));
+    // A value that starts with '-' reaches the same message.
+    for bad in ["-1/3", "--2/3"] {
+        let o = run(td.path(), &["-a", "sha256", "--shard", bad, "x"]);
+        assert_eq!(o.status.code(), Some(1), "{bad}");
+        assert_bytes_eq!(
+            o.stderr,
+            format!(
+                "{p}: --shard needs I/N with 0 <= I < N (0/4 is the first of 4 shards), not '{bad}'\n\
+                 Try '{p} --help' for more information.\n",
+                p = util::prog()
+            )
+        );
+    }
+}
+
+#[test]
+fn shard_refuses_the_options_it_cannot_split_by_their_names() {
+    let td = TempDir::new().unwrap();
+    let id = ["--certificate-oidc-issuer", "https://issuer"];
+    let cases: [(Vec<&str>, &str); 5] = [
+        (vec!["--s3-report", "r.csv", "--root", "."], "--s3-report"),
+        (vec!["-c", "s", "--key", "k.pub"], "--key"),
+        (
+            vec![
+                "-c",
+                "s",
+                "--attestation",
+                "a.json",
+                "--certificate-identity",
+                "me",
+            ],
+            "--attestation",
+        ),
+        (
+            vec!["-c", "s", "--bundle", "b.json", "--certificate-identity", "me"],
+            "--bundle",
+        ),
+        (
+            vec!["-c", "s", "--certificate-identity-regexp", "^me$"],
+            "--certificate-identity-regexp",
+        ),
+    ];
+    for (args, named) in cases {
+        let mut a = args.clone();
+        if a.iter().any(|x| x.starts_with("--certificate")) {
+            a.extend(id);
+        }
+        a.extend(["--shard", "0/2"]);
+        let o = run(td.path(), &a);
+        assert_eq!(o.status.code(), Some(1), "{a:?}");
+        assert_bytes_eq!(o.stdout, b"");
+        assert_bytes_eq!(
+            o.stderr,
+            format!(
+                "{p}: --shard does not work with {named} (shard the hashing or the checking of files \
+                 instead)\nTry '{p} --help' for more information.\n",
+                p = util::prog()
+            ),
+            "{a:?}"
+        );
+    }
+}
+
+#[test]
+fn errors_every_shard_meets_merge_as_one_run() {
+    let td = tree(30);
+    let dir = td.path();
+    // A missing or unusable --audit directory, a missing checksum file:
+    // one run prints the error once and exits 1; so does the merge, and
+    // every shard's verdict is false.
+    let cases: [&[&str]; 5] = [
+        &["-c", "man", "--audit", "nodir"],
+        &["-c", "man", "--audit", "d/000/f0"],
+        &["-c", "nosuch", "--audit", "d"],
+        &["-c", "nosuch"],
+        &["-c", "sums", "nosuch"],
+    ];
+    for args in cases {
+        let one = run(dir, args);
+        assert_eq!(one.status.code(), Some(1), "{args:?}");
+        assert_merges(dir, args, &[1, 3]);
+    }
+}
+
+#[test]
+fn diagnostics_carry_the_merging_programs_name() {
+    let td = tree(10);
+    let dir = td.path();
+    let mut all = Vec::new();
+    for i in 0..2 {
+        let shard = format!("{i}/2");
+        let o = util::command(util::MHASH)
+            .arg0("elsewhere/mhash")
+            .current_dir(dir)
+            .args(["-a", "sha256", "d/000/f1", "nope", "--shard", &shard])
+            .output()
+            .unwrap();
+        all.extend_from_slice(&o.stdout);
+    }
+    let merged = mhash(dir).arg("merge").write_stdin(all).output().unwrap();
+    let one = run(dir, &["-a", "sha256", "d/000/f1", "nope"]);
+    assert_bytes_eq!(merged.stderr, one.stderr);
+    assert_bytes_eq!(merged.stdout, one.stdout);
+    assert_eq!(merged.status.code(), one.status.code());
+}
+
+#[test]
+fn shards_of_different_runs_are_refused_by_name() {
+    let td = tree(20);
+    let dir = td.path();
+    let p = util::prog();
+    let part = |name: &str, args: &[&str]| {
+        let o = run(dir, args);
+        fs::write(dir.join(name), &o.stdout).unwrap();
+    };
+    part("s0", &["-a", "sha256", "-r", "d", "--shard", "0/2"]);
+    part("s1", &["-a", "md5", "-r", "d", "--shard", "1/2"]);
+    // Another tree, the same options otherwise.
+    fs::create_dir_all(dir.join("e")).unwrap();
+    part("t1", &["-a", "sha256", "-r", "e", "--shard=1/2"]);
+    // The same run, --shard spelled otherwise: these merge.
+    part("u1", &["-a", "sha256", "--shard=1/2", "-r", "d"]);
+    let merge = |a: &str, b: &str| mhash(dir).args(["merge", a, b]).output().unwrap();
+    for other in ["s1", "t1"] {
+        let o = merge("s0", other);
+        assert_eq!(o.status.code(), Some(1), "{other}");
+        assert_bytes_eq!(o.stdout, b"");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.starts_with(&format!(
+                "{p}: merge: shard 1/2 in {other} is of another run than shard 0/2 in s0 (run "
+            )),
+            "{err}"
+        );
+        assert!(err.ends_with("differ): merge one run's shards\n"), "{err}");
+    }
+    let o = merge("s0", "u1");
+    let one = run(dir, &["-a", "sha256", "-r", "d"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_bytes_eq!(o.stdout, one.stdout);
+    // Output of another frame version says so.
+    let old = b"#mhash-shard 1 0/1 hash\n#mhash-shard-end 1 0/1 ok=1\n".to_vec();
+    let o = mhash(dir).arg("merge").write_stdin(old).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_bytes_eq!(
+        o.stderr,
+        format!(
+            "{p}: 'standard input': byte 0: a shard output of frame version 1; this mhash merges \
+             version 2 (merge with the mhash that wrote the shards, or rerun them with this one)\n"
+        )
+    );
+}
+
+#[test]
+fn an_edited_length_is_named_as_such() {
+    let td = tree(10);
+    let dir = td.path();
+    let s = run(dir, &["-a", "sha256", "-r", "d", "--shard", "0/1"]).stdout;
+    let text = String::from_utf8(s).unwrap();
+    let body_start = text.find('\n').unwrap() + 1;
+    let end_at = text.rfind("#mhash-shard-end 2 ").unwrap();
+    // One record's length one more than written.
+    let (before, after) = text[end_at..].split_once(" o=0.").unwrap();
+    let (key, rest) = after.split_once(':').unwrap();
+    let (len, rest) = rest.split_once(' ').unwrap();
+    let len: u64 = len.parse().unwrap();
+    let edited = format!("{}{before} o=0.{key}:{} {rest}", &text[..end_at], len + 1);
+    let o = mhash(dir).arg("merge").write_stdin(edited).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let body = end_at - body_start;
+    assert_bytes_eq!(
+        o.stderr,
+        format!(
+            "{}: 'standard input': byte 0: shard 0/1's end line (byte {end_at}) records {} bytes of \
+             output, but {body} bytes stand before it: the recorded lengths do not add up (was the \
+             output edited or mixed with other output?)\n",
+            util::prog(),
+            body + 1
+        )
+    );
+}
+
+#[test]
+fn state_runs_merge_to_one_summary() {
+    let td = tree(30);
+    let dir = td.path();
+    // Files written within 2 s of a run are read whatever the state says
+    // (racy: see tests/state.rs): let them settle first.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let warm = run(dir, &["-a", "sha256", "-r", "d", "--state", "st"]);
+    assert!(warm.status.success());
+    fs::write(dir.join("d/000/f3"), b"changed since").unwrap();
+    // The state is the same for the one run and the shards: they all
+    // find it as the warm run left it (the shards are run first, each on
+    // a copy).
+    let state = fs::read(dir.join("st")).unwrap();
+    let args = ["-a", "sha256", "-r", "d", "--state", "st"];
+    let mut all = Vec::new();
+    for i in 0..3 {
+        fs::write(dir.join("st"), &state).unwrap();
+        let shard = format!("{i}/3");
+        let mut a = args.to_vec();
+        a.extend(["--shard", &shard]);
+        all.extend_from_slice(&run(dir, &a).stdout);
+    }
+    let merged = mhash(dir).arg("merge").write_stdin(all).output().unwrap();
+    fs::write(dir.join("st"), &state).unwrap();
+    let one = run(dir, &args);
+    let err = String::from_utf8_lossy(&one.stderr);
+    assert!(
+        err.contains(": digests of 29 files taken from the state, 1 file read; the oldest taken was read "),
+        "{err}"
+    );
+    assert_bytes_eq!(merged.stdout, one.stdout);
+    // The age in seconds may tick between the two runs: compare up to it.
+    let cut = |e: &[u8]| e[..e.iter().rposition(|&b| b == b'(').unwrap()].to_vec();
+    assert_bytes_eq!(cut(&merged.stderr), cut(&one.stderr));
+    assert_eq!(merged.status.code(), one.status.code());
 }
 
 /// A random tree: each file a path of 1 to 3 parts from a small alphabet

@@ -94,6 +94,11 @@ pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
     if let (Some(crate::config::AuditDir { dir, walk }), [manifest]) =
         (job.audit.as_deref(), &files.files[..])
     {
+        // --shard: every shard meets these alike; shard 0 keeps them.
+        if let Some(s) = con.shard() {
+            s.set_key(0, 0);
+            s.set_shared(true);
+        }
         if let Err(e) = std::fs::metadata(dir).and_then(|m| {
             if m.is_dir() {
                 Ok(())
@@ -102,10 +107,19 @@ pub fn run(con: &mut Console, common: &Common, job: &CheckJob) -> bool {
             }
         }) {
             con.error_io(&crate::os::os_bytes(dir), &e);
+            if let Some(s) = con.shard() {
+                s.fail();
+            }
             return false;
         }
         let audit = audit::Audit::new(dir, walk, manifest);
-        return check_file_with(con, common, job, &mut session, manifest, Some(audit));
+        let passed = check_file_with(con, common, job, &mut session, manifest, Some(audit));
+        if let Some(s) = con.shard()
+            && !s.take_tallied()
+        {
+            s.file_failed(0);
+        }
+        return passed;
     }
     let mut ok = true;
     let inputs = crate::walk::Inputs::new(files.files.clone(), &files.files_from, files.null, None);

@@ -97,6 +97,8 @@ struct Native {
     s3_report: Option<(OsString, OsString)>,
     /// `--shard I/N`: this run's share of the inputs.
     shard: Option<crate::walk::Shard>,
+    /// `--shard`: the run's fingerprint (see `Common::shard_run`).
+    shard_run: String,
 }
 
 /// `pattern` compiled (anchored at both ends when `anchored`, as
@@ -559,6 +561,7 @@ impl Native {
                 .map(|s| crate::walk::Shard::parse(s))
                 .transpose()
                 .map_err(Error::usage)?,
+            shard_run: String::new(),
         })
     }
 }
@@ -1141,6 +1144,9 @@ fn output_options(cmd: Command) -> Command {
         Arg::new("shard")
             .long("shard")
             .value_name("I/N")
+            // `--shard -1/3` reaches the parser's message, not clap's
+            // "unexpected argument".
+            .allow_hyphen_values(true)
             .help(
                 "take only shard I (0 to N-1) of the inputs (-r, --files-from, operands, -c's \
                  lines), chosen by a hash of each file's path (relative to its -r operand); \

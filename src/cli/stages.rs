@@ -75,6 +75,7 @@ pub fn parse(p: Personality, args: Vec<OsString>, env: &Env) -> Result<Config, E
             ProgressMode::Auto
         },
         shard: None,
+        shard_run: String::new(),
     };
     if p == Personality::B3sum {
         return super::b3sum::parse(common, args);
@@ -209,11 +210,15 @@ fn lower(common: &Common, env: &Env, mut args: Vec<OsString>) -> Result<LowArgs,
     if print.is_none() && m.get_flag("short-help") {
         print = Some(help::native_short_help());
     }
-    let native = if print.is_none() {
+    let mut native = if print.is_none() {
         Native::from_matches(&m)?
     } else {
         Native::default()
     };
+    if native.shard.is_some() {
+        let value = m.get_one::<String>("shard").map_or("", String::as_str);
+        native.shard_run = shard_fingerprint(args.iter().skip(1).chain(&rest), value);
+    }
     let backends = m.get_flag("backends");
     let report = backends || (m.get_flag("verbose") && m.get_flag("version"));
     if backends && !m.get_flag("version") {
@@ -649,14 +654,21 @@ fn native_checks(t: &Typed, low: &LowArgs) -> Result<(), Error> {
         }
     }
     if native.shard.is_some() {
-        let other = if native.signed.is_some() {
-            Some("--key")
+        let other = if let Some(signed) = &native.signed {
+            Some(match &signed.sigstore {
+                None => "--key".to_string(),
+                Some(s) if s.attestation => "--attestation".to_string(),
+                Some(s) if s.bundle.is_some() => "--bundle".to_string(),
+                Some(s) => s.identity.flag("--certificate-identity"),
+            })
+        } else if native.s3_report.is_some() {
+            Some("--s3-report".to_string())
         } else if native.store.is_some() {
-            Some("the object stores' checksums")
+            Some("the object stores' checksums".to_string())
         } else if native.tree.is_some() {
-            Some("--go-h1 and --nar")
+            Some("--go-h1 and --nar".to_string())
         } else if native.install_links.is_some() {
-            Some("--install-links")
+            Some("--install-links".to_string())
         } else {
             None
         };
@@ -755,6 +767,7 @@ fn build(mut common: Common, low: LowArgs, t: Typed, algo: Algorithm, store: Opt
     common.io = low.io.unwrap_or(common.io);
     common.progress = low.native.progress;
     common.shard = low.native.shard;
+    common.shard_run = low.native.shard_run.clone();
     let native = low.native;
     if let Some((dir, opts)) = native.install_links {
         return Config {
@@ -941,6 +954,45 @@ pub(super) fn status_names(compat: GnuCompat) -> StatusNames {
         GnuCompat::V9_4 => StatusNames::Escape,
         GnuCompat::V9_11 => StatusNames::ShellQuote,
     }
+}
+
+/// `--shard`'s run fingerprint ([`Common::shard_run`]): the first 8 bytes
+/// of SHA-256 over mhash's version and the arguments `args` (without
+/// `argv[0]`, which differs between machines), each length-prefixed, with
+/// `--shard VALUE` taken out (`--shard=VALUE` and clap's unambiguous
+/// prefixes such as `--sha VALUE` too: an option that is a prefix of
+/// `shard` whose value is `value`).
+fn shard_fingerprint<'a>(args: impl Iterator<Item = &'a OsString>, value: &str) -> String {
+    use sha2::Digest as _;
+    let mut h = sha2::Sha256::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    let mut args = args.peekable();
+    let mut operands = false;
+    while let Some(a) = args.next() {
+        let s = a.to_string_lossy();
+        if !operands && s == "--" {
+            operands = true;
+        } else if !operands && let Some(opt) = s.strip_prefix("--") {
+            let (name, inline) = match opt.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (opt, None),
+            };
+            if name.len() >= 2 && "shard".starts_with(name) {
+                match inline {
+                    Some(v) if v == value => continue,
+                    None if args.peek().is_some_and(|v| v.to_string_lossy() == value) => {
+                        args.next();
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let bytes = crate::os::os_bytes(a);
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    hex::encode(&h.finalize()[..8])
 }
 
 #[cfg(test)]

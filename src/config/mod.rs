@@ -46,6 +46,11 @@ pub struct Common {
     /// `--shard I/N` (native face): this run's share of the inputs, its
     /// output framed for `mhash merge` ([`crate::report::shard`]).
     pub shard: Option<crate::walk::Shard>,
+    /// `--shard`: the run's fingerprint (16 hex digits), the same in every
+    /// shard of one run: a hash of mhash's version and the arguments with
+    /// the `--shard` value taken out. `mhash merge` refuses shards whose
+    /// fingerprints differ. Empty without `--shard`.
+    pub shard_run: String,
 }
 
 /// The run's settings for measuring and debugging the engine, from the

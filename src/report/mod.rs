@@ -132,7 +132,7 @@ impl Console {
 
     /// Ends a shard's output with its end line (`ok`: see
     /// [`shard::Sink::end`]).
-    pub fn end_shard(&mut self, ok: Option<bool>) {
+    pub fn end_shard(&mut self, ok: bool) {
         if let Some(mut sink) = self.shard.take() {
             let mut end = sink.end(ok).into_bytes();
             end.push(self.shard_terminator);
@@ -269,7 +269,7 @@ impl Console {
         line.extend_from_slice(msg);
         line.push(b'\n');
         if let Some(sink) = &mut self.shard {
-            sink.err(&line);
+            sink.msg(msg);
         }
         let err = &mut self.err;
         let mut write = || err.write_all(&line).and_then(|()| err.flush());
@@ -710,6 +710,35 @@ pub(crate) fn digest_text(digest: &[u8], encoding: Encoding) -> String {
     };
     encode_digest(&mut v, digest, enc);
     String::from_utf8(v).unwrap_or_default()
+}
+
+/// The summary of a `--state` run on standard error (`PROG: STATE: digests
+/// of T files taken from the state, R files read (S by --rescan); the
+/// oldest taken was read ISO (AGE ago)`): `counts` is `[taken, read,
+/// rescanned]`, `oldest` the oldest taken digest's read time and age as
+/// `crate::state` words them. `hash` prints it after a run, `merge` once
+/// for the shards' counts summed.
+pub fn state_summary(con: &mut Console, path: &[u8], counts: [u64; 3], oldest: Option<(String, String)>) {
+    let [taken, read, rescanned] = counts;
+    let mut msg = con.quotef(path);
+    let files = |n: u64| if n == 1 { "file" } else { "files" };
+    msg.extend_from_slice(
+        format!(
+            ": digests of {} {} taken from the state, {} {} read",
+            taken,
+            files(taken),
+            read,
+            files(read)
+        )
+        .as_bytes(),
+    );
+    if rescanned > 0 {
+        msg.extend_from_slice(format!(" ({rescanned} by --rescan)").as_bytes());
+    }
+    if let Some((iso, age)) = oldest {
+        msg.extend_from_slice(format!("; the oldest taken was read {iso} ({age} ago)").as_bytes());
+    }
+    con.error_msg(&msg);
 }
 
 #[cfg(test)]

@@ -5,10 +5,15 @@
 //! A shard's standard output is one *unit*:
 //!
 //! ```text
-//! #mhash-shard 1 I/N MODE<T>
+//! #mhash-shard 2 I/N MODE RUN<T>
 //! BODY
-//! #mhash-shard-end 1 I/N TOKEN TOKEN ...<T>
+//! #mhash-shard-end 2 I/N TOKEN TOKEN ...<T>
 //! ```
+//!
+//! `2` is the frame's version (version 1 had no RUN, `m`, `st` or `f`; a
+//! merge of another version's output says so). RUN is the run's
+//! fingerprint (`crate::config::Common::shard_run`): the merge refuses
+//! shards of different runs.
 //!
 //! `T` is the body's line terminator (`\0` under `-z`, else `\n`), so that
 //! the two frame lines are comment lines to a checksum-file reader (GNU's
@@ -29,8 +34,16 @@
 //! - `x=F`: checksum file F failed before its summary (unreadable);
 //! - `s=STATUS:IGNORE_MISSING:STRICT`: check mode's settings that shape
 //!   the summary (0/1 each);
-//! - `ok=0|1`: whether the shard's inputs all went well (hash mode; in
-//!   check mode, whether anything outside the tallies failed).
+//! - `m=F.K:HEX`: a diagnostic the record keyed `F.K` printed, without
+//!   its `PROG: ` prefix and newline (the merge prints it with its own
+//!   program name, as one run would);
+//! - `st=TAKEN:READ:RESCANNED:OLDEST:HEX`: `--state`'s counts, the
+//!   oldest taken digest's read time (ns since the epoch, `-` for none)
+//!   and the state file (hex): the merge prints one summary of the sums;
+//! - `f=1`: check mode: something outside the tallies failed;
+//! - `ok=0|1`: the shard's own verdict, 0 whenever its exit status is
+//!   not 0 (the merge's verdict: every `ok` in hash mode; in check mode
+//!   the summed tallies, `x` and `f`).
 //!
 //! A record's key `F.K` is its place in the single run: F the checksum
 //! file's index (0 in hash mode), K the input's index among all inputs
@@ -47,6 +60,8 @@ pub struct Sink {
     pub index: u64,
     /// The number of shards.
     pub count: u64,
+    /// The run's fingerprint (`crate::config::Common::shard_run`).
+    fingerprint: String,
     /// The current record's key.
     key: (u64, u64),
     /// Output now is what every shard writes alike: only shard 0 keeps it.
@@ -61,19 +76,26 @@ pub struct Sink {
     failed: bool,
     /// A tally was recorded since [`Sink::take_tallied`] last asked.
     tallied: bool,
+    /// A tally was recorded at all.
+    any_tally: bool,
 }
 
-/// The first line of a shard's unit, without its terminator.
-pub const HEAD: &str = "#mhash-shard 1 ";
-/// The start of the last line of a shard's unit.
-pub const END: &str = "#mhash-shard-end 1 ";
+/// The start of the first line of a shard's unit (this frame version,
+/// 2).
+pub const HEAD: &str = "#mhash-shard 2 ";
+/// The start of the last line of a shard's unit (this frame version).
+pub const END: &str = "#mhash-shard-end 2 ";
+/// What every version's first line starts with (the version follows).
+pub const HEAD_ANY: &str = "#mhash-shard ";
 
 impl Sink {
-    /// A sink for shard `index` of `count`.
-    pub fn new(index: u64, count: u64) -> Sink {
+    /// A sink for shard `index` of `count` of the run fingerprinted `run`
+    /// (hex digits; see `crate::config::Common::shard_run`).
+    pub fn new(index: u64, count: u64, run: &str) -> Sink {
         Sink {
             index,
             count,
+            fingerprint: run.to_string(),
             key: (0, 0),
             shared: false,
             mute: false,
@@ -81,13 +103,14 @@ impl Sink {
             run: None,
             failed: false,
             tallied: false,
+            any_tally: false,
         }
     }
 
     /// The head line (without its terminator) for a run of `mode`
     /// (`hash` or `check`).
     pub fn head(&self, mode: &str) -> String {
-        format!("{HEAD}{}/{} {mode}", self.index, self.count)
+        format!("{HEAD}{}/{} {mode} {}", self.index, self.count, self.fingerprint)
     }
 
     /// Starts the record keyed `(file, k)`.
@@ -155,12 +178,35 @@ impl Sink {
         let _ = write!(self.tokens, " e={f}.{k}:{}", hex::encode(bytes));
     }
 
+    /// Records a diagnostic `PROG: MSG` on standard error by its `msg`
+    /// alone: the merge prints it with its own program name, as one run
+    /// would.
+    pub fn msg(&mut self, msg: &[u8]) {
+        if !self.keeps() {
+            return;
+        }
+        self.close_run();
+        let (f, k) = self.key;
+        let _ = write!(self.tokens, " m={f}.{k}:{}", hex::encode(msg));
+    }
+
+    /// Records `--state`'s counts (`[taken, read, rescanned]`, the oldest
+    /// digest's read time in ns since the epoch) for the state file
+    /// `path`: the merge prints one summary of the sums.
+    pub fn state(&mut self, counts: [u64; 3], oldest_ns: Option<i64>, path: &[u8]) {
+        self.close_run();
+        let [a, b, c] = counts;
+        let oldest = oldest_ns.map_or_else(|| "-".to_string(), |n| n.to_string());
+        let _ = write!(self.tokens, " st={a}:{b}:{c}:{oldest}:{}", hex::encode(path));
+    }
+
     /// Records check mode's tally of the current checksum file, shown as
     /// `display`: `[misformatted, open failures, mismatched]` and
     /// `[properly formatted, matched]`.
     pub fn tally(&mut self, counts: [u64; 3], flags: [bool; 2], display: &[u8]) {
         self.close_run();
         self.tallied = true;
+        self.any_tally = true;
         let file = self.key.0;
         let [a, b, c] = counts;
         let [d, e] = flags.map(u8::from);
@@ -183,8 +229,10 @@ impl Sink {
     }
 
     /// Records that checksum file `file` failed before its summary (what
-    /// every shard meets: kept by shard 0).
+    /// every shard meets: its token is kept by shard 0; every shard's
+    /// verdict is false).
     pub fn file_failed(&mut self, file: u64) {
+        self.failed = true;
         if self.index == 0 {
             self.close_run();
             let _ = write!(self.tokens, " x={file}");
@@ -202,26 +250,34 @@ impl Sink {
         );
     }
 
-    /// Notes a failure outside the tallies (kept by shard 0 alone where
-    /// it is shared).
+    /// Notes a failure outside the tallies. Every shard that meets it
+    /// records it (its verdict is false whenever its exit status is not
+    /// 0), shared or not; the message itself is kept by shard 0 alone
+    /// where it is shared.
     pub fn fail(&mut self) {
-        if self.keeps() {
-            self.failed = true;
-        }
+        self.failed = true;
     }
 
-    /// The end line (without its terminator); `ok`: the run's own verdict
-    /// (hash mode), `None` for check mode (the failures noted by
-    /// [`Sink::fail`] count).
-    pub fn end(&mut self, ok: Option<bool>) -> String {
+    /// Whether a tally of a checksum file or a failure was recorded: what
+    /// accounts for a check run's failure in the merge. A failed run that
+    /// recorded neither failed outside them (see `app`).
+    pub fn accounted(&self) -> bool {
+        self.failed || self.any_tally
+    }
+
+    /// The end line (without its terminator); `ok`: the shard's own
+    /// verdict (false whenever its exit status is not 0). In check mode a
+    /// failure noted by [`Sink::fail`] adds `f=1`: the merge's verdict
+    /// comes from the summed tallies and those.
+    pub fn end(&mut self, ok: bool) -> String {
         self.close_run();
-        let ok = ok.unwrap_or(!self.failed);
+        let failed = if self.failed { " f=1" } else { "" };
         format!(
-            "{END}{}/{}{} ok={}",
+            "{END}{}/{}{}{failed} ok={}",
             self.index,
             self.count,
             self.tokens,
-            u8::from(ok)
+            u8::from(ok && !self.failed)
         )
     }
 }
@@ -235,6 +291,11 @@ pub struct Unit {
     pub count: u64,
     /// `hash` or `check`.
     pub mode: String,
+    /// The run's fingerprint.
+    pub run: String,
+    /// `--state`'s counts (`[taken, read, rescanned]`), the oldest
+    /// digest's read time (ns since the epoch) and the state file.
+    pub state: Option<([u64; 3], Option<i64>, Vec<u8>)>,
     /// The body's terminator.
     pub terminator: u8,
     /// Its records in order: key, and the output (stdout bytes, or
@@ -248,8 +309,11 @@ pub struct Unit {
     pub failed_files: Vec<u64>,
     /// Check mode's settings (`--status`, `--ignore-missing`, `--strict`).
     pub settings: [bool; 3],
-    /// The unit's own verdict.
+    /// The unit's own verdict (false whenever the shard's exit status
+    /// was not 0).
     pub ok: bool,
+    /// Check mode: something outside the tallies failed (`f=1`).
+    pub failed: bool,
 }
 
 /// Check mode's tally of one checksum file: its index, `[misformatted,
@@ -264,6 +328,9 @@ pub enum Chunk {
     Out(std::ops::Range<usize>),
     /// Bytes for standard error.
     Err(Vec<u8>),
+    /// A diagnostic for standard error, without its `PROG: ` prefix and
+    /// its newline.
+    Msg(Vec<u8>),
 }
 
 /// Parses the units of `data` (shard outputs concatenated, in any order).
@@ -282,9 +349,21 @@ pub fn parse_units(data: &[u8]) -> Result<Vec<Unit>, String> {
 /// Parses the unit starting at `at`; returns it and where the next starts.
 fn parse_unit(data: &[u8], at: usize) -> Result<(Unit, usize), String> {
     let rest = &data[at..];
+    if rest.starts_with(HEAD_ANY.as_bytes()) && !rest.starts_with(HEAD.as_bytes()) {
+        let version: String = rest[HEAD_ANY.len()..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .map(|&b| char::from(b))
+            .collect();
+        return Err(format!(
+            "byte {at}: a shard output of frame version {version}; this mhash merges version {} \
+             (merge with the mhash that wrote the shards, or rerun them with this one)",
+            &HEAD[HEAD_ANY.len()..HEAD.len() - 1]
+        ));
+    }
     if !rest.starts_with(HEAD.as_bytes()) {
         return Err(format!(
-            "byte {at}: expected a shard's first line ('{HEAD}I/N MODE'): is this the output of mhash --shard?"
+            "byte {at}: expected a shard's first line ('{HEAD}I/N MODE RUN'): is this the output of mhash --shard?"
         ));
     }
     let head_len = rest
@@ -294,9 +373,12 @@ fn parse_unit(data: &[u8], at: usize) -> Result<(Unit, usize), String> {
     let terminator = rest[head_len];
     let head =
         std::str::from_utf8(&rest[HEAD.len()..head_len]).map_err(|_| format!("byte {at}: bad first line"))?;
-    let (shard, mode) = head
-        .split_once(' ')
-        .ok_or_else(|| format!("byte {at}: bad first line '{head}'"))?;
+    let mut fields = head.split(' ');
+    let (Some(shard), Some(mode), Some(run), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return Err(format!("byte {at}: bad first line '{head}'"));
+    };
     let (index, count) = parse_shard(shard).ok_or_else(|| format!("byte {at}: bad shard '{shard}'"))?;
     let body = at + head_len + 1;
     // The end line: the first candidate whose recorded lengths add up to
@@ -304,8 +386,18 @@ fn parse_unit(data: &[u8], at: usize) -> Result<(Unit, usize), String> {
     // follows (a name may hold the marker; it does not pass both).
     let finder = memchr::memmem::Finder::new(END.as_bytes());
     let mut from = body;
+    // A well-formed end line whose lengths do not add up: the error
+    // names it when no other candidate fits.
+    let mut misfit: Option<(usize, u64, usize)> = None;
     loop {
         let Some(p) = finder.find(&data[from..]).map(|p| p + from) else {
+            if let Some((p, recorded, actual)) = misfit {
+                return Err(format!(
+                    "byte {at}: shard {index}/{count}'s end line (byte {p}) records {recorded} bytes of \
+                     output, but {actual} bytes stand before it: the recorded lengths do not add up \
+                     (was the output edited or mixed with other output?)"
+                ));
+            }
             return Err(format!(
                 "byte {at}: shard {index}/{count} has no end line ('{END}...'): was it cut short?"
             ));
@@ -324,7 +416,15 @@ fn parse_unit(data: &[u8], at: usize) -> Result<(Unit, usize), String> {
         if !(next.is_empty() || next.starts_with(HEAD.as_bytes())) {
             continue;
         }
-        if let Some(mut unit) = parse_end(line, body, p) {
+        let parsed = match parse_end(line, body, p) {
+            Ok(unit) => Some(unit),
+            Err(Some(recorded)) => {
+                misfit.get_or_insert((p, recorded, p - body));
+                None
+            }
+            Err(None) => None,
+        };
+        if let Some(mut unit) = parsed {
             if (unit.index, unit.count) != (index, count) {
                 return Err(format!(
                     "byte {at}: shard {index}/{count}'s end line says {}/{}",
@@ -332,6 +432,7 @@ fn parse_unit(data: &[u8], at: usize) -> Result<(Unit, usize), String> {
                 ));
             }
             unit.mode = mode.to_string();
+            unit.run = run.to_string();
             unit.terminator = terminator;
             return Ok((unit, end + 1));
         }
@@ -349,8 +450,22 @@ fn parse_key(s: &str) -> Option<(u64, u64)> {
 }
 
 /// Parses an end line's text (after [`END`]) for a body from `body` to
-/// `stop`; `None` unless it is well formed and its lengths add up.
-fn parse_end(line: &str, body: usize, stop: usize) -> Option<Unit> {
+/// `stop`. Errors: `Some(n)` when it is well formed but its lengths (`n`
+/// bytes in all) do not add up to the body's, `None` when it is not well
+/// formed.
+fn parse_end(line: &str, body: usize, stop: usize) -> Result<Unit, Option<u64>> {
+    let mut recorded = 0u64;
+    let unit = parse_end_tokens(line, body, stop, &mut recorded).ok_or(None)?;
+    if recorded == (stop - body) as u64 {
+        Ok(unit)
+    } else {
+        Err(Some(recorded))
+    }
+}
+
+/// [`parse_end`]'s reading of the tokens; `recorded`: the sum of the `o`
+/// lengths (the chunks are clamped to `stop`).
+fn parse_end_tokens(line: &str, body: usize, stop: usize, recorded: &mut u64) -> Option<Unit> {
     let mut words = line.split(' ');
     let (index, count) = parse_shard(words.next()?)?;
     let mut unit = Unit {
@@ -365,8 +480,12 @@ fn parse_end(line: &str, body: usize, stop: usize) -> Option<Unit> {
         match tag {
             "o" => {
                 let (k, len) = v.split_once(':')?;
-                let len: usize = len.parse().ok()?;
-                let end = pos.checked_add(len).filter(|&e| e <= stop)?;
+                let len: u64 = len.parse().ok()?;
+                *recorded = recorded.saturating_add(len);
+                let end = usize::try_from(len)
+                    .ok()
+                    .and_then(|l| pos.checked_add(l))
+                    .map_or(stop, |e| e.min(stop));
                 unit.chunks.push((parse_key(k)?, Chunk::Out(pos..end)));
                 pos = end;
             }
@@ -374,6 +493,23 @@ fn parse_end(line: &str, body: usize, stop: usize) -> Option<Unit> {
                 let (k, h) = v.split_once(':')?;
                 unit.chunks
                     .push((parse_key(k)?, Chunk::Err(hex::decode(h).ok()?)));
+            }
+            "m" => {
+                let (k, h) = v.split_once(':')?;
+                unit.chunks
+                    .push((parse_key(k)?, Chunk::Msg(hex::decode(h).ok()?)));
+            }
+            "st" => {
+                let f: Vec<&str> = v.split(':').collect();
+                if f.len() != 5 {
+                    return None;
+                }
+                let n = |i: usize| f[i].parse::<u64>().ok();
+                let oldest = match f[3] {
+                    "-" => None,
+                    t => Some(t.parse::<i64>().ok()?),
+                };
+                unit.state = Some(([n(0)?, n(1)?, n(2)?], oldest, hex::decode(f[4]).ok()?));
             }
             "t" => {
                 let f: Vec<&str> = v.split(':').collect();
@@ -412,11 +548,12 @@ fn parse_end(line: &str, body: usize, stop: usize) -> Option<Unit> {
                 unit.settings = f.try_into().ok()?;
             }
             "ok" => ok = Some(v == "1"),
+            "f" => unit.failed = v == "1",
             _ => return None,
         }
     }
     unit.ok = ok?;
-    (pos == stop).then_some(unit)
+    Some(unit)
 }
 
 #[cfg(test)]
@@ -426,7 +563,7 @@ mod tests {
     /// A unit as a shard writes it: the head, `records` (key, stdout
     /// bytes) and a stderr line for the first, the end line.
     fn unit(index: u64, count: u64, records: &[((u64, u64), &[u8])]) -> Vec<u8> {
-        let mut sink = Sink::new(index, count);
+        let mut sink = Sink::new(index, count, "0123456789abcdef");
         let mut out = sink.head("hash").into_bytes();
         out.push(b'\n');
         for (i, (k, bytes)) in records.iter().enumerate() {
@@ -437,7 +574,7 @@ mod tests {
             assert!(sink.out(bytes.len()));
             out.extend_from_slice(bytes);
         }
-        out.extend_from_slice(sink.end(Some(true)).as_bytes());
+        out.extend_from_slice(sink.end(true).as_bytes());
         out.push(b'\n');
         out
     }
@@ -461,6 +598,7 @@ mod tests {
             .map(|(k, c)| match c {
                 Chunk::Out(r) => (*k, data[r.clone()].to_vec()),
                 Chunk::Err(e) => (*k, [b"E:", &e[..]].concat()),
+                Chunk::Msg(m) => (*k, [b"M:", &m[..]].concat()),
             })
             .collect();
         let want: Vec<((u64, u64), Vec<u8>)> = vec![
