@@ -48,9 +48,9 @@
 //! io       -> algo, sched, config, progress, os
 //! walk     -> text, os
 //! tree     -> algo, config, os
-//! state    -> algo, os
+//! state    -> algo, os, text
 //! sched    -> os
-//! sig      -> os
+//! sig      -> os, text
 //! text     -> os
 //! algo     -> os
 //! env      ->

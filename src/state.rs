@@ -1111,26 +1111,9 @@ fn write_atomically(path: &Path, data: &[u8]) -> io::Result<()> {
 }
 
 /// `ns` (since the Unix epoch) as an ISO 8601 UTC time to the second,
-/// `2026-12-06T15:10:11Z` (the proleptic Gregorian calendar; Howard
-/// Hinnant's `civil_from_days`).
+/// `2026-12-06T15:10:11Z` ([`crate::text::utc`]).
 pub fn iso_utc(ns: i64) -> String {
-    let secs = ns.div_euclid(1_000_000_000);
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    crate::text::utc(ns.div_euclid(1_000_000_000))
 }
 
 /// A duration in nanoseconds in words, to the largest whole unit:

@@ -869,26 +869,9 @@ fn find_signature(content: &[u8], req: &Request<'_>, kind: KeyKind) -> Result<(P
 
 /// `secs` seconds since 1970 as a UTC time, `2025-01-01T12:00:00Z` (what
 /// `date -u -d @SECS +%FT%TZ` prints), for the expiry of a key or
-/// signature. The civil date from the day count is Howard Hinnant's
-/// `civil_from_days` (proleptic Gregorian calendar).
+/// signature ([`crate::text::utc`]).
 pub fn utc(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3_600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    crate::text::utc(i64::try_from(secs).unwrap_or(i64::MAX))
 }
 
 /// Reads a key or signature file (`what` and `name(path)` name it in

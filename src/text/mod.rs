@@ -43,6 +43,29 @@ pub fn message_bytes(s: &str) -> Vec<u8> {
     out
 }
 
+/// `secs` seconds since the Unix epoch (negative before it) as an ISO
+/// 8601 UTC time to the second, `2025-01-01T12:00:00Z` (what `date -u -d
+/// @SECS +%FT%TZ` prints). The civil date from the day count is Howard
+/// Hinnant's `civil_from_days` (proleptic Gregorian calendar).
+pub fn utc(secs: i64) -> String {
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3_600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
 // Unix: arbitrary bytes in an OsStr (Windows has WTF-16 there).
 #[cfg(all(test, unix))]
 mod tests {
