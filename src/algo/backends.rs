@@ -70,12 +70,34 @@ pub trait Segment: Send {
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
 }
 
-/// A tree hash that can hash one large buffer on many threads.
+/// A tree hash that can hash one large buffer on many threads, or take
+/// its message's first pieces as subtrees hashed elsewhere.
 pub trait Tree: Send {
     /// Feeds `data` using every thread of the current rayon pool. Worth it
     /// for large inputs only (a few hundred KiB per call at least).
     fn update_parallel(&mut self, data: &[u8]);
+    /// The function that hashes one piece of the message as a subtree:
+    /// `piece(offset, data)` is the 32-byte chaining value of `data` found
+    /// at byte `offset` of the message, where `offset` is a multiple of
+    /// `data.len()`, itself a power of two of at least 1 KiB (BLAKE3's
+    /// chunk). A plain function, so that any thread (or process) can call
+    /// it without the hasher.
+    fn piece_function(&self) -> PieceFn;
+    /// Takes `cvs`, the chaining values of the message's next
+    /// `cvs.len()` pieces of `piece_len` bytes each (computed by
+    /// [`piece_function`](Self::piece_function)), as its next
+    /// `cvs.len() * piece_len` bytes; later calls add the pieces after
+    /// them, and [`update`](Hasher::update)s the bytes after those. False
+    /// (nothing changed) when: the first call comes after bytes were fed,
+    /// gives fewer than two pieces (a message of one piece has no subtree
+    /// to join) or a `piece_len` that is not a power of two of at least
+    /// 1 KiB; a later call gives another `piece_len`, or comes after
+    /// `update` fed part of a piece.
+    fn absorb_pieces(&mut self, piece_len: u64, cvs: &[[u8; 32]]) -> bool;
 }
+
+/// See [`Tree::piece_function`]: `(offset in bytes, piece) -> chaining value`.
+pub type PieceFn = fn(u64, &[u8]) -> [u8; 32];
 
 /// Adapter over any RustCrypto `digest 0.11` hasher.
 struct RustCrypto<D>(D);
@@ -401,29 +423,174 @@ impl Hasher for Bsd {
 }
 
 /// The `blake3` crate's hasher (its own run-time choice of AVX-512, AVX2,
-/// SSE4.1, SSE2 or NEON), reading `len` bytes of extended output.
+/// SSE4.1, SSE2 or NEON), reading `len` bytes of extended output. Fed
+/// either as one stream (`h`), or, once [`Tree::absorb_pieces`] has given
+/// it the first pieces' chaining values, as those and a subtree hasher for
+/// the bytes after them (`pieces`).
 struct Blake3Crate {
     h: blake3::Hasher,
     len: usize,
+    pieces: Option<Blake3Pieces>,
+}
+
+/// A BLAKE3 message fed as equal pieces (subtrees of `piece` bytes, a
+/// power of two of at least one 1 KiB chunk) and then, maybe, as a
+/// stream. The pieces' chaining values are joined as BLAKE3's own hasher
+/// joins its chunks' (BLAKE3 specification 5.1.2: a subtree is merged as
+/// soon as it is complete and known not to end the message), with a piece
+/// in place of a chunk, so the root is the one `blake3::hash` gives for
+/// the same bytes and the state is one value per level (at most 64).
+struct Blake3Pieces {
+    piece: u64,
+    /// Complete subtrees known not to end the message, left to right.
+    stack: Vec<blake3::hazmat::ChainingValue>,
+    /// Pieces merged into `stack`.
+    merged: u64,
+    /// The latest complete piece, which may still end the message.
+    last: Option<blake3::hazmat::ChainingValue>,
+    /// The piece being fed, after `merged` and `last`.
+    tail: blake3::Hasher,
+    tail_len: u64,
+}
+
+impl Blake3Pieces {
+    fn new(piece: u64) -> Blake3Pieces {
+        Blake3Pieces {
+            piece,
+            stack: Vec::new(),
+            merged: 0,
+            last: None,
+            tail: blake3::Hasher::new(),
+            tail_len: 0,
+        }
+    }
+
+    /// Pieces before the tail.
+    fn pieces(&self) -> u64 {
+        self.merged + u64::from(self.last.is_some())
+    }
+
+    /// More bytes follow `last`: it joins the stack.
+    fn settle(&mut self) {
+        use blake3::hazmat::{Mode, merge_subtrees_non_root};
+        if let Some(mut cv) = self.last.take() {
+            self.merged += 1;
+            let mut t = self.merged;
+            while t & 1 == 0 {
+                let left = self.stack.pop().expect("a complete subtree's left half");
+                cv = merge_subtrees_non_root(&left, &cv, Mode::Hash);
+                t >>= 1;
+            }
+            self.stack.push(cv);
+        }
+    }
+
+    fn push_piece(&mut self, cv: blake3::hazmat::ChainingValue) {
+        self.settle();
+        self.last = Some(cv);
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        use blake3::hazmat::HasherExt;
+        while !data.is_empty() {
+            if self.tail_len == 0 {
+                self.settle();
+                self.tail = blake3::Hasher::new();
+                self.tail.set_input_offset(self.pieces() * self.piece);
+            }
+            let take = ((self.piece - self.tail_len) as usize).min(data.len());
+            self.tail.update(&data[..take]);
+            self.tail_len += take as u64;
+            data = &data[take..];
+            if self.tail_len == self.piece {
+                let cv = self.tail.finalize_non_root();
+                self.tail_len = 0;
+                self.push_piece(cv);
+            }
+        }
+    }
+
+    /// The root's extended output: `out.len()` bytes. At least two pieces
+    /// were absorbed, so the root is a parent node.
+    fn finalize(mut self, out: &mut [u8]) {
+        use blake3::hazmat::{HasherExt, Mode, merge_subtrees_non_root, merge_subtrees_root_xof};
+        let mut cv = if self.tail_len > 0 {
+            self.settle();
+            self.tail.finalize_non_root()
+        } else {
+            self.last.take().expect("two pieces at least")
+        };
+        while self.stack.len() > 1 {
+            let left = self.stack.pop().expect("checked");
+            cv = merge_subtrees_non_root(&left, &cv, Mode::Hash);
+        }
+        let left = self.stack.pop().expect("two pieces at least");
+        merge_subtrees_root_xof(&left, &cv, Mode::Hash).fill(out);
+    }
+}
+
+/// [`Tree::piece_function`] of BLAKE3: the piece hashed as a subtree at
+/// `offset` (SIMD over its chunks, on the calling thread).
+fn blake3_piece(offset: u64, data: &[u8]) -> [u8; 32] {
+    use blake3::hazmat::HasherExt;
+    let mut h = blake3::Hasher::new();
+    h.set_input_offset(offset);
+    h.update(data);
+    h.finalize_non_root()
 }
 
 impl Hasher for Blake3Crate {
     fn update(&mut self, data: &[u8]) {
-        self.h.update(data);
+        match &mut self.pieces {
+            Some(p) => p.update(data),
+            None => {
+                self.h.update(data);
+            }
+        }
     }
     fn capability(&mut self) -> Capability<'_> {
         Capability::Tree(self)
     }
     fn finalize(self: Box<Self>) -> Vec<u8> {
         let mut out = vec![0u8; self.len];
-        self.h.finalize_xof().fill(&mut out);
+        match self.pieces {
+            Some(p) => p.finalize(&mut out),
+            None => self.h.finalize_xof().fill(&mut out),
+        }
         out
     }
 }
 
 impl Tree for Blake3Crate {
     fn update_parallel(&mut self, data: &[u8]) {
-        self.h.update_rayon(data);
+        match &mut self.pieces {
+            Some(p) => p.update(data),
+            None => {
+                self.h.update_rayon(data);
+            }
+        }
+    }
+    fn piece_function(&self) -> PieceFn {
+        blake3_piece
+    }
+    fn absorb_pieces(&mut self, piece_len: u64, cvs: &[[u8; 32]]) -> bool {
+        let ok = match &self.pieces {
+            Some(p) => p.piece == piece_len && p.tail_len == 0,
+            None => {
+                self.h.count() == 0
+                    && cvs.len() >= 2
+                    && piece_len.is_power_of_two()
+                    && piece_len >= blake3::CHUNK_LEN as u64
+            }
+        };
+        if !ok {
+            return false;
+        }
+        let p = self.pieces.get_or_insert_with(|| Blake3Pieces::new(piece_len));
+        for cv in cvs {
+            p.push_piece(*cv);
+        }
+        true
     }
 }
 
@@ -1018,6 +1185,7 @@ pub(super) static BLAKE3: [Backend; 2] = [
             Box::new(Blake3Crate {
                 h: blake3::Hasher::new(),
                 len: a.digest_len(),
+                pieces: None,
             })
         },
     },
@@ -1221,6 +1389,67 @@ mod tests {
 
     /// Every backend this CPU can run passes the self-test, and no list is
     /// longer than the self-test's cache allows.
+    /// BLAKE3 fed as pieces (subtrees hashed apart, then absorbed) and
+    /// then as a stream gives the `blake3` crate's digest of the whole
+    /// message, at every length around the piece edges, for 32 bytes and
+    /// for extended output.
+    #[test]
+    fn blake3_pieces_give_the_crates_digest_of_the_whole_message() {
+        let msg: Vec<u8> = (0..40_000u32).map(|i| (i * 7 + 3) as u8).collect();
+        for piece in [1024u64, 2048, 4096] {
+            let p = piece as usize;
+            for len in [2 * p, 2 * p + 1, 3 * p - 1, 3 * p, 5 * p + 100, 8 * p, 9 * p - 1, msg.len()] {
+                let msg = &msg[..len];
+                for k in 2..=len / p {
+                    for out_len in [32, 100] {
+                        let mut h = Blake3Crate {
+                            h: blake3::Hasher::new(),
+                            len: out_len,
+                            pieces: None,
+                        };
+                        let f = h.piece_function();
+                        let cvs: Vec<[u8; 32]> =
+                            (0..k).map(|i| f((i * p) as u64, &msg[i * p..(i + 1) * p])).collect();
+                        // In two calls where there are pieces enough.
+                        let cut = if k >= 4 { 2 } else { k };
+                        assert!(h.absorb_pieces(piece, &cvs[..cut]));
+                        assert!(h.absorb_pieces(piece, &cvs[cut..]));
+                        for part in msg[k * p..].chunks(777) {
+                            h.update(part);
+                        }
+                        let mut want = vec![0u8; out_len];
+                        blake3::Hasher::new().update(msg).finalize_xof().fill(&mut want);
+                        assert_eq!(Box::new(h).finalize(), want, "piece {piece} len {len} k {k}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pieces are refused by a hasher already fed, below two pieces, and
+    /// for a piece length that is not a power of two of at least 1 KiB.
+    #[test]
+    fn blake3_refuses_pieces_it_cannot_join() {
+        let fresh = || Blake3Crate {
+            h: blake3::Hasher::new(),
+            len: 32,
+            pieces: None,
+        };
+        let cv = [0u8; 32];
+        let mut fed = fresh();
+        fed.update(b"x");
+        assert!(!fed.absorb_pieces(1024, &[cv, cv]));
+        assert!(!fresh().absorb_pieces(1024, &[cv]));
+        assert!(!fresh().absorb_pieces(3072, &[cv, cv]));
+        assert!(!fresh().absorb_pieces(512, &[cv, cv]));
+        let mut twice = fresh();
+        assert!(twice.absorb_pieces(1024, &[cv, cv]));
+        assert!(!twice.absorb_pieces(2048, &[cv]), "another piece length");
+        assert!(twice.absorb_pieces(1024, &[cv]), "the next piece");
+        twice.update(b"x");
+        assert!(!twice.absorb_pieces(1024, &[cv]), "after part of a piece");
+    }
+
     #[test]
     fn every_available_backend_passes_the_self_test() {
         for kind in AlgoKind::ALL {

@@ -63,7 +63,7 @@ pub struct Tuning {
     /// layer's default (`io::READ_BUF_LEN`).
     pub read_size: Option<usize>,
     /// Bytes of a large BLAKE3 file mapped at a time (`MHASH_MAP_WINDOW`),
-    /// or `None` for the I/O layer's default (`io::tree_window`).
+    /// or `None` for the I/O layer's default (`io::tree_piece`).
     pub map_window: Option<u64>,
     /// `MHASH_BACKEND`: `portable`, or a backend name to force wherever an
     /// algorithm has it.

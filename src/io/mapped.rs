@@ -8,7 +8,7 @@
 //! `io::readers`); and one digest of a large file, where a map measures
 //! faster than reading on that file (`io::trial`).
 //! Peak memory stays bounded: each window ([`WINDOW`] bytes, pre-faulted
-//! with `MAP_POPULATE`, or [`tree_window`] bytes faulted in by the threads
+//! with `MAP_POPULATE`, or a [`tree_piece`] per thread, faulted in by the threads
 //! that hash it) is mapped, hashed and unmapped before the next.
 //!
 //! A file truncated while it is mapped makes the lost pages raise SIGBUS on
@@ -41,59 +41,40 @@ pub enum Outcome {
     Shrank,
 }
 
-/// Bytes mapped at a time for a tree hash on `threads` threads: 16 MiB
-/// per thread, at least 32 MiB and at most 256 MiB (2 threads: 32 MiB).
-/// Not pre-faulted: the hashing threads fault their parts in at once,
-/// where `MAP_POPULATE` would fault them in one by one on the mapping
-/// thread.
+/// Bytes of each piece of a tree hash (BLAKE3 on several threads): 2 MiB
+/// (2,097,152). Each pool thread maps a piece, hashes it as a subtree
+/// ([`crate::algo::Tree::piece_function`]), unmaps it and takes the next,
+/// so the file's page-cache pages mapped at once are one piece per
+/// thread (peak RSS: 4 MiB of the file on 2 threads) and the threads
+/// never wait for each other until the last piece.
 ///
-/// Each window costs a map, an unmap (whose TLB flush interrupts the other
-/// hashing threads) and a meeting of the threads (one `update_rayon` per
-/// window), so the window trades speed against peak RSS, which counts the
-/// mapped page-cache pages of up to two windows. Measured 2026-12-04 (1 GiB
-/// cached file, BLAKE3 on 2 threads, Intel Xeon VM with AVX-512, 11
-/// interleaved rounds; b3sum 1.8.7, which maps the whole file, is the
-/// yardstick; peak RSS by `/usr/bin/time -f %M`, five runs):
-///
-/// | window | b3sum's time / mhash's, file in large folios | small folios | peak RSS |
-/// | ---: | ---: | ---: | ---: |
-/// | 4 MiB | 0.938 | 1.009 | 7.5-8.4 MiB |
-/// | 8 MiB | 0.957 | - | 12.4-19.6 MiB |
-/// | 16 MiB | 0.981 | 1.031 | 20.2-34.3 MiB |
-/// | 32 MiB | 0.999 | 1.045 | 36.3-36.6 MiB |
-/// | 64 MiB | 1.005 | 1.050 | 68.2-68.3 MiB |
-///
-/// (A file written in large chunks sits in the page cache in large folios,
-/// faulted in about 1,200 faults per GiB; one written 4 KiB at a time takes
-/// about 16,400, which cost b3sum's single map as much as mhash's windows.)
-/// 32 MiB is the smallest window at b3sum's speed on both; the 8 MiB
-/// bound would cost 6%. Scaled with the threads so each keeps 16 MiB
-/// between two meetings on a larger machine.
-pub fn tree_window(threads: usize) -> u64 {
-    (threads as u64)
-        .saturating_mul(16 << 20)
-        .clamp(32 << 20, 256 << 20)
-}
+/// Why 2 MiB, measured 2026-12-06 (Intel Xeon VM, 2 vCPUs, AVX-512, Linux
+/// 6.18, ext4; 1 GiB cached file; `perf stat -r 7` and 21-31 interleaved
+/// rounds; b3sum 1.8.7, which maps the whole file, as the yardstick):
+/// a piece of one PMD (2 MiB, mapped at a 2 MiB-aligned address) is
+/// mapped by one page fault where the page cache holds the file in 2 MiB
+/// folios (607 faults per GiB); 1 MiB pieces took 17,594 faults and 14%
+/// more time. Larger pieces cost fewer unmaps, each of whose TLB flush
+/// interrupts the other hashing threads: 8 MiB pieces took 207 ms of CPU
+/// against 235 ms for 2 MiB, for 4x the peak RSS.
+pub const PIECE: u64 = 2 << 20;
 
-static TREE_WINDOW_SET: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+static PIECE_SET: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
 
-/// Sets the tree hash's window once per process (`MHASH_MAP_WINDOW`):
-/// `bytes` rounded down to whole MiB (a multiple of every page size),
-/// 1 MiB..=1 GiB; `None` leaves [`tree_window`] of the pool's threads.
-/// Calls after the first that set it change nothing.
+/// Sets the tree hash's piece once per process (`MHASH_MAP_WINDOW`):
+/// `bytes` rounded down to a power of two, 64 KiB..=1 GiB; `None` leaves
+/// [`PIECE`]. Calls after the first that set it change nothing.
 pub fn set_tree_window(bytes: Option<u64>) {
     if let Some(n) = bytes {
-        let _ = TREE_WINDOW_SET.set(n.clamp(1 << 20, 1 << 30) >> 20 << 20);
+        let n = n.clamp(64 << 10, 1 << 30);
+        let _ = PIECE_SET.set(1 << (63 - n.leading_zeros()));
     }
 }
 
-/// The window for a tree hash on `threads` threads: what
-/// [`set_tree_window`] chose, else [`tree_window`].
-fn tree_window_for(threads: usize) -> u64 {
-    TREE_WINDOW_SET
-        .get()
-        .copied()
-        .unwrap_or_else(|| tree_window(threads))
+/// The piece of a tree hash: what [`set_tree_window`] chose, else
+/// [`PIECE`].
+pub fn tree_piece() -> u64 {
+    PIECE_SET.get().copied().unwrap_or(PIECE)
 }
 
 /// Smallest file (bytes) that `auto` maps for a hash on several threads
@@ -144,11 +125,13 @@ pub fn may_map(mode: IoMode, algo: Algorithm) -> bool {
 /// [`should_map`].
 const AUTO_MAP_KINDS: [AlgoKind; 0] = [];
 
-/// Hashes bytes `start..size` of `file` from the map, a [`WINDOW`] at a
-/// time, adding each window's length to `total`. With `tree` (the caller
-/// has rayon's pool running and `hasher` is a tree hash), each
-/// [`tree_window`] is hashed on every thread of the pool. `start` need not
-/// be a multiple of the page size (memmap2 maps from the page below it).
+/// Hashes bytes `start..size` of `file` from the map, adding each hashed
+/// length to `total`. [`Mapping::Serial`]: a [`WINDOW`] at a time on the
+/// calling thread. [`Mapping::Tree`] (`hasher` a fresh tree hash, `start`
+/// 0): the whole pieces ([`tree_piece`]) on every thread of rayon's pool
+/// ([`feed_pieces`]), leaving the last partial piece to the caller, who
+/// goes on from `total`. `start` need not be a multiple of the page size
+/// (memmap2 maps from the page below it).
 ///
 /// # Errors
 /// `mmap(2)` failed (e.g. a file system that cannot map), or the guard's
@@ -169,21 +152,21 @@ pub fn feed_mapped(
         return Err(io::Error::from(io::ErrorKind::Unsupported));
     }
     crate::os::map_guard::install();
+    if how == Mapping::Tree
+        && start == 0
+        && let crate::algo::Capability::Tree(t) = hasher.capability()
+        && let Some(outcome) = feed_pieces(file, size, t, total)?
+    {
+        return Ok(outcome);
+    }
     let Some(slot) = crate::os::map_guard::Slot::claim() else {
         return Err(io::Error::from(io::ErrorKind::Unsupported));
     };
-    let window = if how == Mapping::Tree {
-        tree_window_for(rayon::current_num_threads())
-    } else {
-        WINDOW
-    };
-    let map_at = |off: u64| -> io::Result<memmap2::Mmap> {
-        let len = (size - off).min(window) as usize;
+    let mut off = start;
+    while off < size {
+        let len = (size - off).min(WINDOW) as usize;
         let mut options = memmap2::MmapOptions::new();
-        options.offset(off).len(len);
-        if how != Mapping::Tree {
-            options.populate();
-        }
+        options.offset(off).len(len).populate();
         // SAFETY: the map is read-only and private; another process may
         // still change the file's bytes under it (the digest is then of
         // some mix, as with read(2) racing a writer) or truncate it, which
@@ -192,60 +175,112 @@ pub fn feed_mapped(
         let map = unsafe { options.map(file)? };
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Sequential);
-        Ok(map)
-    };
-    // Hashes one window; false when it faulted (the file shrank).
-    // A tree hash's previous window, unmapped on one of rayon's threads
-    // while the pool hashes the next: unmapped between windows, its
-    // thousands of page-table entries left the pool idle each time (1 GiB
-    // in 16 MiB windows: 955 context switches against b3sum's 25, 1.55
-    // CPUs busy against 2.1). Two windows are mapped for that moment
-    // (peak RSS: see `tree_window`).
-    let mut previous: Option<memmap2::Mmap> = None;
-    let mut hash = |map: memmap2::Mmap| -> bool {
-        let len = map.len();
         slot.arm(map.as_ptr() as usize, len);
-        match hasher.capability() {
-            crate::algo::Capability::Tree(t) if how == Mapping::Tree => {
-                let old = previous.take();
-                rayon::join(|| t.update_parallel(&map), move || drop(old));
-            }
-            _ => hasher.update(&map),
+        hasher.update(&map);
+        if slot.disarm() {
+            return Ok(Outcome::Shrank);
         }
-        let faulted = slot.disarm();
-        if how == Mapping::Tree && !faulted {
-            previous = Some(map);
-        } else {
-            drop(map);
-        }
-        if !faulted {
-            *total += len as u64;
-            crate::progress::note_bytes(len as u64);
-        }
-        !faulted
-    };
-    let mut windows = || -> io::Result<Outcome> {
-        let mut off = start;
-        while off < size {
-            let map = map_at(off)?;
-            let len = map.len() as u64;
-            if !hash(map) {
-                return Ok(Outcome::Shrank);
-            }
-            off += len;
-        }
-        Ok(Outcome::Whole)
-    };
-    if how == Mapping::Tree {
-        // The whole loop on one of the pool's threads: called from outside
-        // the pool, each window's `join` was handed to the pool and the
-        // caller slept until it was done, two wake-ups per window (1 GiB:
-        // 152 voluntary context switches a run against 46 this way, b3sum 4;
-        // 31 interleaved runs, wall time within 1%).
-        rayon::join(windows, || ()).0
-    } else {
-        windows()
+        drop(map);
+        *total += len as u64;
+        crate::progress::note_bytes(len as u64);
+        off += len as u64;
     }
+    Ok(Outcome::Whole)
+}
+
+/// A tree hash of `file`'s first `size` bytes by pieces: the whole
+/// [`tree_piece`]s, each mapped, hashed as a subtree and unmapped by
+/// whichever pool thread takes it next, then given to `tree` in order
+/// ([`crate::algo::Tree::absorb_pieces`]); `total` gains their bytes and
+/// the caller hashes the rest (under one piece) from `total` on. `None`
+/// where the file holds fewer than two pieces (the caller maps it
+/// serially). [`Outcome::Shrank`] when a piece faulted past a new end of
+/// the file (the tree has taken nothing then).
+///
+/// Unlike one map hashed by all threads at once (what b3sum does, peak
+/// RSS the file's size), or windows that all threads hash and meet at the
+/// end of (32 MiB windows were needed for b3sum's speed here), each thread
+/// holds one piece at a time and waits for no other until the last.
+///
+/// # Errors
+/// A piece's `mmap(2)` failed, or the guard's table is full; the tree has
+/// taken nothing, and the caller starts again.
+pub fn feed_pieces(
+    file: &File,
+    size: u64,
+    tree: &mut dyn crate::algo::Tree,
+    total: &mut u64,
+) -> io::Result<Option<Outcome>> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let piece = tree_piece();
+    let pieces = size / piece;
+    if pieces < 2 {
+        return Ok(None);
+    }
+    let hash_piece = tree.piece_function();
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let shrank = AtomicBool::new(false);
+    let failed: Mutex<Option<io::Error>> = Mutex::new(None);
+    let done: Mutex<Vec<(u64, [u8; 32])>> = Mutex::new(Vec::with_capacity(pieces as usize));
+    // One piece after another until none is left or one went wrong.
+    let work = || -> io::Result<()> {
+        let Some(slot) = crate::os::map_guard::Slot::claim() else {
+            return Err(io::Error::from(io::ErrorKind::Unsupported));
+        };
+        let mut mine = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= pieces {
+                break;
+            }
+            let at = i * piece;
+            let mut options = memmap2::MmapOptions::new();
+            options.offset(at).len(piece as usize);
+            // SAFETY: as in `feed_mapped`: read-only, private, and
+            // guarded against truncation before it is read.
+            let map = unsafe { options.map(file)? };
+            slot.arm(map.as_ptr() as usize, map.len());
+            let cv = hash_piece(at, &map);
+            if slot.disarm() {
+                shrank.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            drop(map);
+            crate::progress::note_bytes(piece);
+            mine.push((i, cv));
+        }
+        done.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+        Ok(())
+    };
+    let run = || {
+        if let Err(e) = work() {
+            stop.store(true, Ordering::Relaxed);
+            failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+        }
+    };
+    rayon::scope(|s| {
+        for _ in 1..rayon::current_num_threads() {
+            s.spawn(|_| run());
+        }
+        run();
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    if shrank.into_inner() {
+        return Ok(Some(Outcome::Shrank));
+    }
+    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    done.sort_unstable_by_key(|&(i, _)| i);
+    let cvs: Vec<[u8; 32]> = done.into_iter().map(|(_, cv)| cv).collect();
+    if cvs.len() as u64 != pieces || !tree.absorb_pieces(piece, &cvs) {
+        return Err(io::Error::other("a tree hash's pieces could not be joined"));
+    }
+    *total += pieces * piece;
+    Ok(Some(Outcome::Whole))
 }
 
 /// How [`feed_mapped`] maps and hashes its windows.
@@ -253,22 +288,21 @@ pub fn feed_mapped(
 pub enum Mapping {
     /// One [`WINDOW`] after another on the calling thread, pre-faulted.
     Serial,
-    /// [`tree_window`]s hashed on every thread of rayon's pool (BLAKE3).
+    /// Pieces of a tree hash (BLAKE3) on every thread of rayon's pool
+    /// ([`feed_pieces`]).
     Tree,
 }
 
 #[cfg(test)]
 mod tests {
-    use super::tree_window;
+    use super::{set_tree_window, tree_piece, PIECE};
 
     #[test]
-    fn tree_window_gives_each_thread_16_mib_within_32_and_256_mib() {
-        const MIB: u64 = 1 << 20;
-        assert_eq!(tree_window(0), 32 * MIB);
-        assert_eq!(tree_window(1), 32 * MIB);
-        assert_eq!(tree_window(2), 32 * MIB);
-        assert_eq!(tree_window(3), 48 * MIB);
-        assert_eq!(tree_window(16), 256 * MIB);
-        assert_eq!(tree_window(usize::MAX), 256 * MIB);
+    fn the_piece_is_2_mib_or_a_power_of_two_set_once() {
+        assert_eq!(PIECE, 2 << 20);
+        set_tree_window(Some(3 << 20));
+        assert_eq!(tree_piece(), 2 << 20);
+        set_tree_window(Some(1 << 30));
+        assert_eq!(tree_piece(), 2 << 20, "set once");
     }
 }

@@ -18,7 +18,7 @@ mod trial;
 pub use trial::Figures;
 
 pub use fanout::Multi;
-pub use mapped::{set_tree_window, tree_window};
+pub use mapped::{set_tree_window, tree_piece};
 pub use plan::Method;
 use plan::{Advice, Strategy, Threads as _};
 
@@ -570,9 +570,10 @@ pub fn digest_inputs(
                 match mapped::feed_mapped(&f, 0, size, hasher.as_mut(), how, &mut total) {
                     Ok(mapped::Outcome::Whole) => {
                         // A map leaves the file offset alone: read on from
-                        // where the map ended.
+                        // where the map ended (a tree hash's pieces end
+                        // at the last whole piece).
                         method = Method::Mmap;
-                        f.seek(io::SeekFrom::Start(size))?;
+                        f.seek(io::SeekFrom::Start(total))?;
                     }
                     Ok(mapped::Outcome::Shrank) => {
                         // The file shrank under the map: what was hashed is
