@@ -17,8 +17,8 @@ pub struct Env {
     pub io: Option<String>,
     /// `MHASH_READ_SIZE`: the read size in bytes, for benchmarking.
     pub read_size: Option<String>,
-    /// `MHASH_MAP_WINDOW`: bytes of a large BLAKE3 file mapped at a time
-    /// (peak RSS against speed).
+    /// `MHASH_MAP_WINDOW`: bytes of a large BLAKE3 file each worker maps
+    /// and hashes at a time (its piece; peak RSS against speed).
     pub map_window: Option<String>,
     /// `MHASH_BACKEND`: `portable` forces the portable backends; another
     /// backend name (`avx2`, `tuned-scalar`, ...) forces that backend

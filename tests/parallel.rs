@@ -568,3 +568,101 @@ fn many_jobs_fit_in_gnus_virtual_memory_limit() {
     );
     assert_eq!(text.lines().count(), 8, "{text}");
 }
+
+/// BLAKE3 of `len` zero bytes, by the `blake3` crate (the oracle).
+#[cfg(target_os = "linux")]
+fn blake3_of_zeros(len: u64) -> String {
+    let zeros = vec![0u8; 1 << 20];
+    let mut h = blake3::Hasher::new();
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64) as usize;
+        h.update_rayon(&zeros[..n]);
+        left -= n as u64;
+    }
+    h.finalize().to_hex().to_string()
+}
+
+/// A large BLAKE3 file is hashed by this process and a forked worker
+/// process: killed with SIGKILL mid-run, the worker's pieces are hashed by
+/// the parent, and the digest is still the file's (the `blake3` crate's
+/// digest of the same zeros), with exit status 0.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_worker_process_costs_no_piece() {
+    use std::time::{Duration, Instant};
+    let d = TempDir::new().unwrap();
+    let len: u64 = (8 << 30) + 12345;
+    fs::File::create(d.path().join("big")).unwrap().set_len(len).unwrap();
+    let child = util::command(util::MHASH)
+        .current_dir(d.path())
+        .args(["-j2", "-a", "blake3", "big"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // The worker: a child process of mhash (any of its threads may fork).
+    let started = Instant::now();
+    let mut killed = false;
+    while started.elapsed() < Duration::from_secs(20) && !killed {
+        if let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) {
+            for t in tasks.flatten() {
+                let kids = fs::read_to_string(t.path().join("children")).unwrap_or_default();
+                for k in kids.split_whitespace() {
+                    killed |= std::process::Command::new("kill")
+                        .args(["-KILL", k])
+                        .status()
+                        .is_ok_and(|s| s.success());
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(killed, "no worker process was seen");
+    assert!(o.status.success(), "{:?} {err}", o.status);
+    assert_eq!(err, "");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{}  big\n", blake3_of_zeros(len)));
+}
+
+/// Where no worker process can be forked (`RLIMIT_NPROC` reached, run as
+/// an unprivileged user: root is not held to it), the pool's threads hash
+/// the pieces: same digest, no error.
+#[cfg(target_os = "linux")]
+#[test]
+fn no_fork_allowed_means_threads() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 || !Path::new("/usr/bin/setpriv").exists() {
+        eprintln!("SKIP no_fork_allowed_means_threads: needs root and setpriv to drop to nobody");
+        return;
+    }
+    let d = TempDir::new().unwrap();
+    let len: u64 = (256 << 20) + 7;
+    fs::File::create(d.path().join("big")).unwrap().set_len(len).unwrap();
+    // A copy of mhash that the unprivileged user can run wherever the
+    // checkout lies.
+    let bin = d.path().join("mhash");
+    fs::copy(util::MHASH, &bin).unwrap();
+    for p in [d.path(), bin.as_path()] {
+        let mut perms = fs::metadata(p).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        fs::set_permissions(p, perms).unwrap();
+    }
+    // The main thread and the pool's 2 threads fit under 3 processes; a
+    // fork does not.
+    let o = std::process::Command::new("prlimit")
+        .current_dir(d.path())
+        .args(["--nproc=3", "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&bin)
+        .args(["-j2", "--debug", "-a", "blake3", "big"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{:?} {err}", o.status);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{}  big\n", blake3_of_zeros(len)));
+    // (Where other processes of that user leave no room for the pool's
+    // threads either, the file is streamed on one thread instead.)
+    assert!(err.ends_with(", mmap\n") || err.ends_with(", read\n"), "{err}");
+}

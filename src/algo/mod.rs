@@ -16,7 +16,7 @@ pub mod lanes;
 pub mod stores;
 pub mod table;
 
-pub use backends::{Backend, Capability, Combine, Hasher, Segment, Tree};
+pub use backends::{Backend, Capability, Combine, Hasher, PieceFn, Segment, Tree};
 pub use calibrate::{Choice, ChosenBy};
 pub use table::{AlgoInfo, Class, Family, GnuSince, Length};
 

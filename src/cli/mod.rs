@@ -822,9 +822,9 @@ fn native_options(cmd: Command) -> Command {
              \x20                         skips timing a large input's way of reading\n\
              \x20 GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,...  CPU features to leave unused\n\
              \x20 MHASH_READ_SIZE=BYTES  read size (4096 to 16 MiB; for benchmarks)\n\
-             \x20 MHASH_MAP_WINDOW=BYTES  one large BLAKE3 file: bytes mapped at a time\n\
-             \x20                         (1 MiB to 1 GiB; default 16 MiB per thread,\n\
-             \x20                         32 MiB at least; less: lower peak RSS, slower)\n\
+             \x20 MHASH_MAP_WINDOW=BYTES  one large BLAKE3 file: bytes each worker maps at\n\
+             \x20                         a time (a power of two, 64 KiB to 1 GiB; default\n\
+             \x20                         2 MiB; more: higher peak RSS, not faster here)\n\
              \x20 POSIXLY_CORRECT      under GNU names: options end at the first FILE\n\
              \n\
              Exit status: 0 success; 1 a file could not be read, a checksum did not\n\

@@ -62,7 +62,8 @@ pub struct Tuning {
     /// The read size in bytes (`MHASH_READ_SIZE`), or `None` for the I/O
     /// layer's default (`io::READ_BUF_LEN`).
     pub read_size: Option<usize>,
-    /// Bytes of a large BLAKE3 file mapped at a time (`MHASH_MAP_WINDOW`),
+    /// Bytes of a large BLAKE3 file each worker maps at a time, its piece
+    /// (`MHASH_MAP_WINDOW`),
     /// or `None` for the I/O layer's default (`io::tree_piece`).
     pub map_window: Option<u64>,
     /// `MHASH_BACKEND`: `portable`, or a backend name to force wherever an

@@ -268,3 +268,148 @@ pub mod map_guard {
         }
     }
 }
+
+pub mod workers {
+    //! Worker processes for a tree hash of one mapped file: each forked
+    //! child maps, hashes and unmaps pieces in its own address space, so
+    //! an unmap's TLB flush interrupts no other hashing CPU (threads of
+    //! one process share the page tables: every unmap of theirs flushes
+    //! the TLB of each CPU running another of them, an inter-processor
+    //! interrupt per unmap). The children share with the parent only a
+    //! [`Board`] of atomics and the open file; they allocate nothing, take
+    //! no lock, and leave with `_exit` (no destructor, no buffered output
+    //! written twice), so a fork from a process with other threads is safe.
+
+    use std::io;
+    use std::sync::atomic::AtomicU64;
+
+    /// `words` 64-bit atomics, zeroed, in memory shared with the children
+    /// forked after it was made (`MAP_SHARED | MAP_ANONYMOUS`).
+    pub struct Board {
+        ptr: *mut AtomicU64,
+        words: usize,
+    }
+
+    // SAFETY: the memory holds atomics only, valid when zeroed.
+    unsafe impl Send for Board {}
+    unsafe impl Sync for Board {}
+
+    impl Board {
+        /// A zeroed board of `words` atomics.
+        ///
+        /// # Errors
+        /// `mmap(2)` failed (memory short).
+        pub fn new(words: usize) -> io::Result<Board> {
+            let len = words.max(1) * 8;
+            // SAFETY: a fresh anonymous mapping; checked below.
+            let ptr = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if ptr == libc::MAP_FAILED {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(Board {
+                ptr: ptr.cast(),
+                words: words.max(1),
+            })
+        }
+
+        /// The board's atomics.
+        pub fn words(&self) -> &[AtomicU64] {
+            // SAFETY: `words` zero-initialised atomics live at `ptr` until
+            // drop (zero is a valid AtomicU64).
+            unsafe { std::slice::from_raw_parts(self.ptr, self.words) }
+        }
+    }
+
+    impl Drop for Board {
+        fn drop(&mut self) {
+            // SAFETY: the mapping made in `new`, unmapped once.
+            unsafe {
+                libc::munmap(self.ptr.cast(), self.words * 8);
+            }
+        }
+    }
+
+    /// A forked child running one function; killed and reaped if dropped
+    /// before [`wait`](Worker::wait).
+    pub struct Worker {
+        pid: libc::pid_t,
+    }
+
+    /// Forks a child that runs `work` and exits: status 0 when `work`
+    /// returned. The child dies with the thread that forked it
+    /// (`PR_SET_PDEATHSIG` follows the thread, not the process), so that
+    /// thread must [`wait`](Worker::wait) for it (or drop it) before it
+    /// ends.
+    /// `work` must not allocate, lock, or write to standard output or
+    /// error: another thread of the parent may have held their locks at
+    /// the fork.
+    ///
+    /// # Errors
+    /// `fork(2)` failed (EAGAIN under `RLIMIT_NPROC` or memory short).
+    pub fn spawn(work: &dyn Fn()) -> io::Result<Worker> {
+        // SAFETY: plain system calls; the child runs `work` (which the
+        // caller keeps to async-signal-safe work) and leaves by `_exit`.
+        unsafe {
+            let parent = libc::getpid();
+            match libc::fork() {
+                -1 => Err(io::Error::last_os_error()),
+                0 => {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    if libc::getppid() != parent {
+                        libc::_exit(1);
+                    }
+                    work();
+                    libc::_exit(0)
+                }
+                pid => Ok(Worker { pid }),
+            }
+        }
+    }
+
+    impl Worker {
+        /// Waits for the child to end; true if it exited with status 0.
+        /// (Where SIGCHLD is ignored the child is reaped by the system:
+        /// the wait still lasts until it ends, and says false.)
+        pub fn wait(mut self) -> bool {
+            let ok = reap(self.pid);
+            self.pid = 0;
+            ok
+        }
+    }
+
+    fn reap(pid: libc::pid_t) -> bool {
+        let mut status = 0;
+        loop {
+            // SAFETY: waits for our own child.
+            let r = unsafe { libc::waitpid(pid, &mut status, 0) };
+            if r == pid {
+                return libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+            }
+            if r == -1 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
+    }
+
+    impl Drop for Worker {
+        fn drop(&mut self) {
+            if self.pid > 0 {
+                // SAFETY: our own child, not yet reaped.
+                unsafe {
+                    libc::kill(self.pid, libc::SIGKILL);
+                }
+                reap(self.pid);
+            }
+        }
+    }
+}

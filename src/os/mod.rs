@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize};
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
-pub use linux::map_guard;
+pub use linux::{map_guard, workers};
 #[cfg(target_os = "linux")]
 pub mod ring;
 #[cfg(unix)]
@@ -894,6 +894,49 @@ pub mod map_guard {
         pub fn arm(&self, _start: usize, _len: usize) {}
         /// False: nothing faulted.
         pub fn disarm(&self) -> bool {
+            false
+        }
+    }
+}
+
+/// Worker processes where there are none (every OS but Linux, where
+/// nothing is mapped): a board in this process's memory, and no fork.
+#[cfg(not(target_os = "linux"))]
+pub mod workers {
+    use std::io;
+    use std::sync::atomic::AtomicU64;
+
+    /// `words` zeroed atomics.
+    pub struct Board(Box<[AtomicU64]>);
+
+    impl Board {
+        /// A zeroed board of `words` atomics.
+        ///
+        /// # Errors
+        /// None here.
+        pub fn new(words: usize) -> io::Result<Board> {
+            Ok(Board((0..words.max(1)).map(|_| AtomicU64::new(0)).collect()))
+        }
+        /// The board's atomics.
+        pub fn words(&self) -> &[AtomicU64] {
+            &self.0
+        }
+    }
+
+    /// Never made.
+    pub struct Worker(());
+
+    /// Unsupported: no worker process is forked here.
+    ///
+    /// # Errors
+    /// Always `Unsupported`.
+    pub fn spawn(_work: &dyn Fn()) -> io::Result<Worker> {
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
+
+    impl Worker {
+        /// False: there is no child.
+        pub fn wait(self) -> bool {
             false
         }
     }
