@@ -198,7 +198,7 @@ pub fn feed_mapped(
 /// the file (what the tree took must then be thrown away).
 ///
 /// The workers are as many as rayon's pool has threads: on Linux, a file
-/// of [`PROCESSES_MIN`] bytes or more is hashed by this thread and forked
+/// of [`PROCESSES_MIN`] bytes (256 MiB) or more is hashed by this thread and forked
 /// worker processes ([`Workers::Processes`]), smaller ones on the pool's
 /// threads. Each worker holds one piece at a time and waits for no other
 /// until the last; unlike b3sum's one map of the whole file, peak RSS is
@@ -223,15 +223,22 @@ pub fn feed_pieces(
 }
 
 /// Smallest file (bytes) hashed by worker processes rather than threads:
-/// 128 MiB, where a fork (about 0.2 ms each) is under 1% of the time.
+/// 256 MiB. A worker costs a fork and an exit, about 0.8 ms of wall time
+/// measured on 2 vCPUs; from 256 MiB up the flushes it saves pay for it.
 ///
-/// Why processes, measured 2026-12-06 (Intel Xeon VM, 2 vCPUs, Linux
-/// 6.18; 1 GiB cached file in 2 MiB pieces; `perf stat -r 7`): two
-/// threads took 235 ms of CPU and 114.2 ms, two processes 213 ms of CPU
-/// and 110.3 ms, one thread alone 208 ms of CPU; b3sum 230 ms and 115.7
-/// ms. The threads' extra CPU is the TLB flush each unmap sends to the
-/// other thread's CPU, which grows with the threads.
-pub const PROCESSES_MIN: u64 = 128 << 20;
+/// Why processes: threads of one process share its page tables, so each
+/// unmap of a piece sends a TLB flush to every other CPU running a hashing
+/// thread (an inter-processor interrupt; on a VM, exits to the
+/// hypervisor), a cost that grows with the threads; a process's unmap
+/// flushes its own CPU only. Measured 2026-12-06 on an Intel Xeon VM, 2
+/// vCPUs, Linux 6.18, 2 MiB pieces, medians of 31 interleaved rounds
+/// (wall / CPU): 1 GiB cached file, threads 139.1 / 273.9 ms, processes
+/// 137.7 / 271.0 ms, b3sum 137.0 / 270.1 ms; 256 MiB, threads 47.9 /
+/// 91.8 ms, processes 47.6 / 91.3 ms; 128 MiB, threads 22.9 ms,
+/// processes 23.7 ms; 64 MiB, threads 11.1 ms, processes 12.0 ms. A
+/// quiet hour's prototype outside the tree gave 2 threads 235 ms of CPU
+/// against 2 processes 213 ms and 1 thread 208 ms (`perf stat -r 7`).
+pub const PROCESSES_MIN: u64 = 256 << 20;
 
 /// Who hashes a tree hash's pieces ([`feed_pieces_with`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
