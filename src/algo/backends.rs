@@ -1387,8 +1387,6 @@ fn checked(
 mod tests {
     use super::*;
 
-    /// Every backend this CPU can run passes the self-test, and no list is
-    /// longer than the self-test's cache allows.
     /// BLAKE3 fed as pieces (subtrees hashed apart, then absorbed) and
     /// then as a stream gives the `blake3` crate's digest of the whole
     /// message, at every length around the piece edges, for 32 bytes and
@@ -1450,6 +1448,8 @@ mod tests {
         assert!(!twice.absorb_pieces(1024, &[cv]), "after part of a piece");
     }
 
+    /// Every backend this CPU can run passes the self-test, and no list is
+    /// longer than the self-test's cache allows.
     #[test]
     fn every_available_backend_passes_the_self_test() {
         for kind in AlgoKind::ALL {

@@ -42,11 +42,11 @@ pub enum Outcome {
 }
 
 /// Bytes of each piece of a tree hash (BLAKE3 on several threads): 2 MiB
-/// (2,097,152). Each pool thread maps a piece, hashes it as a subtree
-/// ([`crate::algo::Tree::piece_function`]), unmaps it and takes the next,
-/// so the file's page-cache pages mapped at once are one piece per
-/// thread (peak RSS: 4 MiB of the file on 2 threads) and the threads
-/// never wait for each other until the last piece.
+/// (2,097,152). Each worker ([`feed_pieces`]) maps a piece, hashes it as
+/// a subtree ([`crate::algo::Tree::piece_function`]), unmaps it and takes
+/// the next, so the file's page-cache pages mapped at once are one piece
+/// per worker (peak RSS: 4 MiB of the file on 2 workers) and the workers
+/// wait for each other only at the end of a round of 8,192 pieces.
 ///
 /// Why 2 MiB, measured 2026-12-06 (Intel Xeon VM, 2 vCPUs, AVX-512, Linux
 /// 6.18, ext4; 1 GiB cached file; `perf stat -r 7` and 21-31 interleaved
@@ -176,7 +176,12 @@ pub fn feed_mapped(
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Sequential);
         slot.arm(map.as_ptr() as usize, len);
-        hasher.update(&map);
+        match hasher.capability() {
+            // A tree hash of a file too short for two pieces: each window
+            // on every thread of the pool.
+            crate::algo::Capability::Tree(t) if how == Mapping::Tree => t.update_parallel(&map),
+            _ => hasher.update(&map),
+        }
         if slot.disarm() {
             return Ok(Outcome::Shrank);
         }
@@ -198,11 +203,13 @@ pub fn feed_mapped(
 /// the file (what the tree took must then be thrown away).
 ///
 /// The workers are as many as rayon's pool has threads: on Linux, a file
-/// of [`PROCESSES_MIN`] bytes (256 MiB) or more is hashed by this thread and forked
-/// worker processes ([`Workers::Processes`]), smaller ones on the pool's
-/// threads. Each worker holds one piece at a time and waits for no other
-/// until the last; unlike b3sum's one map of the whole file, peak RSS is
-/// a piece per worker.
+/// of [`PROCESSES_MIN`] bytes (256 MiB) or more is hashed by one thread of
+/// this process and forked worker processes ([`Workers::Processes`]),
+/// smaller ones by the pool's threads. Each worker holds one piece at a
+/// time and waits for no other until the round's last piece (a round:
+/// 8,192 pieces); unlike b3sum's one map of the whole file, peak RSS is a
+/// piece per worker. The piece is [`tree_piece`], or smaller (a power of
+/// two, 64 KiB at least) where the file holds fewer than two per worker.
 ///
 /// # Errors
 /// A piece's `mmap(2)` failed, or the guard's table is full; the caller
@@ -219,7 +226,11 @@ pub fn feed_pieces(
         Workers::Threads
     };
     let n = rayon::current_num_threads();
-    feed_pieces_with(file, size, tree, total, workers, n, tree_piece())
+    // Two pieces per worker at least (a power of two, 64 KiB or more), so
+    // that a file of a few pieces still keeps every worker busy.
+    let per_worker = (size / (2 * n.max(1) as u64)).max(64 << 10);
+    let piece = tree_piece().min(1 << (63 - per_worker.leading_zeros()));
+    feed_pieces_with(file, size, tree, total, workers, n, piece)
 }
 
 /// Smallest file (bytes) hashed by worker processes rather than threads:
@@ -298,7 +309,9 @@ pub fn feed_pieces_with(
                 }
             }
         }
-        let threads = if children.is_empty() { n } else { 1 };
+        // Threads of this process stand in for the workers that could
+        // not be forked.
+        let threads = n - children.len();
         rayon::scope(|s| {
             for _ in 1..threads {
                 s.spawn(|_| work());

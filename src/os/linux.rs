@@ -367,8 +367,14 @@ pub mod workers {
                     if libc::getppid() != parent {
                         libc::_exit(1);
                     }
-                    work();
-                    libc::_exit(0)
+                    // The parent's handlers (the progress line's clean-up
+                    // on SIGINT and SIGTERM) are the parent's business.
+                    libc::signal(libc::SIGINT, libc::SIG_DFL);
+                    libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                    // A panic (a test build unwinds) must not return into
+                    // the parent's copied stack.
+                    let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).is_ok();
+                    libc::_exit(if ok { 0 } else { 2 })
                 }
                 pid => Ok(Worker { pid }),
             }
