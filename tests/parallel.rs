@@ -593,7 +593,10 @@ fn a_killed_worker_process_costs_no_piece() {
     use std::time::{Duration, Instant};
     let d = TempDir::new().unwrap();
     let len: u64 = (8 << 30) + 12345;
-    fs::File::create(d.path().join("big")).unwrap().set_len(len).unwrap();
+    fs::File::create(d.path().join("big"))
+        .unwrap()
+        .set_len(len)
+        .unwrap();
     let child = util::command(util::MHASH)
         .current_dir(d.path())
         .args(["-j2", "-a", "blake3", "big"])
@@ -624,7 +627,10 @@ fn a_killed_worker_process_costs_no_piece() {
     assert!(killed, "no worker process was seen");
     assert!(o.status.success(), "{:?} {err}", o.status);
     assert_eq!(err, "");
-    assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{}  big\n", blake3_of_zeros(len)));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{}  big\n", blake3_of_zeros(len))
+    );
 }
 
 /// Where no worker process can be forked (`RLIMIT_NPROC` reached, run as
@@ -640,7 +646,10 @@ fn no_fork_allowed_means_threads() {
     }
     let d = TempDir::new().unwrap();
     let len: u64 = (256 << 20) + 7;
-    fs::File::create(d.path().join("big")).unwrap().set_len(len).unwrap();
+    fs::File::create(d.path().join("big"))
+        .unwrap()
+        .set_len(len)
+        .unwrap();
     // A copy of mhash that the unprivileged user can run wherever the
     // checkout lies.
     let bin = d.path().join("mhash");
@@ -654,14 +663,23 @@ fn no_fork_allowed_means_threads() {
     // fork does not.
     let o = std::process::Command::new("prlimit")
         .current_dir(d.path())
-        .args(["--nproc=3", "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        .args([
+            "--nproc=3",
+            "/usr/bin/setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+        ])
         .arg(&bin)
         .args(["-j2", "--debug", "-a", "blake3", "big"])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{:?} {err}", o.status);
-    assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{}  big\n", blake3_of_zeros(len)));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{}  big\n", blake3_of_zeros(len))
+    );
     // (Where other processes of that user leave no room for the pool's
     // threads either, the file is streamed on one thread instead.)
     assert!(err.ends_with(", mmap\n") || err.ends_with(", read\n"), "{err}");

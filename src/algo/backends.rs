@@ -1396,7 +1396,16 @@ mod tests {
         let msg: Vec<u8> = (0..40_000u32).map(|i| (i * 7 + 3) as u8).collect();
         for piece in [1024u64, 2048, 4096] {
             let p = piece as usize;
-            for len in [2 * p, 2 * p + 1, 3 * p - 1, 3 * p, 5 * p + 100, 8 * p, 9 * p - 1, msg.len()] {
+            for len in [
+                2 * p,
+                2 * p + 1,
+                3 * p - 1,
+                3 * p,
+                5 * p + 100,
+                8 * p,
+                9 * p - 1,
+                msg.len(),
+            ] {
                 let msg = &msg[..len];
                 for k in 2..=len / p {
                     for out_len in [32, 100] {
@@ -1406,8 +1415,9 @@ mod tests {
                             pieces: None,
                         };
                         let f = h.piece_function();
-                        let cvs: Vec<[u8; 32]> =
-                            (0..k).map(|i| f((i * p) as u64, &msg[i * p..(i + 1) * p])).collect();
+                        let cvs: Vec<[u8; 32]> = (0..k)
+                            .map(|i| f((i * p) as u64, &msg[i * p..(i + 1) * p]))
+                            .collect();
                         // In two calls where there are pieces enough.
                         let cut = if k >= 4 { 2 } else { k };
                         assert!(h.absorb_pieces(piece, &cvs[..cut]));

@@ -323,9 +323,7 @@ pub fn feed_pieces_with(
         }
         // The bytes the children hashed (this process's workers noted
         // their own as they went).
-        crate::progress::note_bytes(
-            w[BYTES].load(Ordering::Relaxed) - here.load(Ordering::Relaxed),
-        );
+        crate::progress::note_bytes(w[BYTES].load(Ordering::Relaxed) - here.load(Ordering::Relaxed));
         let cvs = match gather(w, &here, file, first, count, piece, hash_piece) {
             Ok(cvs) => cvs,
             Err(Gathered::Shrank) => return Ok(Some(Outcome::Shrank)),
@@ -394,8 +392,7 @@ fn gather(
 fn read_cv(slot: &[std::sync::atomic::AtomicU64]) -> [u8; 32] {
     let mut cv = [0u8; 32];
     for (k, word) in slot[1..SLOT_WORDS].iter().enumerate() {
-        cv[8 * k..8 * k + 8]
-            .copy_from_slice(&word.load(std::sync::atomic::Ordering::Relaxed).to_le_bytes());
+        cv[8 * k..8 * k + 8].copy_from_slice(&word.load(std::sync::atomic::Ordering::Relaxed).to_le_bytes());
     }
     cv
 }
@@ -555,9 +552,15 @@ mod tests {
                 w.store(0, Ordering::Relaxed);
             }
         }
-        assert_eq!(gather(&part, &here, f.as_file(), 0, 6, 64 << 10, f0).unwrap(), want);
+        assert_eq!(
+            gather(&part, &here, f.as_file(), 0, 6, 64 << 10, f0).unwrap(),
+            want
+        );
         // A stop flag set by a worker is the round's outcome.
         part[SHRANK].store(1, Ordering::Relaxed);
-        assert_eq!(gather(&part, &here, f.as_file(), 0, 6, 64 << 10, f0), Err(Gathered::Shrank));
+        assert_eq!(
+            gather(&part, &here, f.as_file(), 0, 6, 64 << 10, f0),
+            Err(Gathered::Shrank)
+        );
     }
 }
