@@ -464,7 +464,9 @@ pub enum Mapping {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_os = "linux")]
     use crate::algo::Capability;
+    #[cfg(target_os = "linux")]
     use std::io::Write;
 
     #[test]
@@ -477,6 +479,7 @@ mod tests {
     }
 
     /// A file of `len` bytes of noise.
+    #[cfg(target_os = "linux")]
     fn noise_file(len: usize) -> (tempfile::NamedTempFile, Vec<u8>) {
         let bytes: Vec<u8> = (0..len as u64)
             .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8)
@@ -488,6 +491,7 @@ mod tests {
     }
 
     /// The BLAKE3 backend's piece function, where it has one.
+    #[cfg(target_os = "linux")]
     fn blake3_piece_function() -> Option<crate::algo::PieceFn> {
         let mut h = crate::algo::Algorithm::new(AlgoKind::Blake3).hasher();
         match h.capability() {
@@ -498,6 +502,7 @@ mod tests {
 
     /// BLAKE3 of `file` by pieces of 64 KiB (`workers`, `n`), then the
     /// rest streamed; the digest, and the bytes the pieces took.
+    #[cfg(target_os = "linux")]
     fn by_pieces(file: &File, bytes: &[u8], workers: Workers, n: usize) -> (Vec<u8>, u64) {
         let mut h = crate::algo::Algorithm::new(AlgoKind::Blake3).hasher();
         let mut total = 0;
@@ -512,6 +517,7 @@ mod tests {
 
     /// Pieces hashed by threads and by worker processes give the `blake3`
     /// crate's digest, with a partial last piece or none.
+    #[cfg(target_os = "linux")] // the only OS that maps (os::map_guard)
     #[test]
     fn pieces_by_threads_and_by_processes_give_blake3s_digest() {
         if blake3_piece_function().is_none() {
@@ -533,6 +539,7 @@ mod tests {
     /// A piece that no worker marked done (as when a worker process is
     /// killed) is hashed by the gathering thread: the values are those of
     /// a round where every piece was done.
+    #[cfg(target_os = "linux")] // the only OS that maps (os::map_guard)
     #[test]
     fn pieces_left_undone_are_hashed_when_gathered() {
         use std::sync::atomic::{AtomicU64, Ordering};
