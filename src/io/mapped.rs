@@ -299,7 +299,14 @@ pub fn feed_pieces_with(
         let board = crate::os::workers::Board::new(HEAD + SLOT_WORDS * count as usize)?;
         let w = board.words();
         let here = std::sync::atomic::AtomicU64::new(0);
-        let work = || take_pieces(w, &here, file, first, count, piece, hash_piece);
+        let round = Round {
+            file,
+            first,
+            count,
+            piece,
+            hash_piece,
+        };
+        let work = || round.take(w, &here);
         let mut children = Vec::new();
         if workers == Workers::Processes {
             for _ in 1..n {
@@ -324,7 +331,7 @@ pub fn feed_pieces_with(
         // The bytes the children hashed (this process's workers noted
         // their own as they went).
         crate::progress::note_bytes(w[BYTES].load(Ordering::Relaxed) - here.load(Ordering::Relaxed));
-        let cvs = match gather(w, &here, file, first, count, piece, hash_piece) {
+        let cvs = match round.gather(w, &here) {
             Ok(cvs) => cvs,
             Err(Gathered::Shrank) => return Ok(Some(Outcome::Shrank)),
             Err(Gathered::Failed) => return Err(io::Error::from(io::ErrorKind::Unsupported)),
@@ -338,54 +345,13 @@ pub fn feed_pieces_with(
     Ok(Some(Outcome::Whole))
 }
 
-/// Why a round gave no chaining values ([`gather`]).
+/// Why a round gave no chaining values ([`Round::gather`]).
 #[derive(Debug, PartialEq, Eq)]
 enum Gathered {
     /// A piece faulted past a new end of the file.
     Shrank,
     /// A piece could not be mapped.
     Failed,
-}
-
-/// A finished round's chaining values, in order, from `board`; a piece
-/// that no worker marked done (its worker process was killed) is hashed
-/// here, so no value is ever taken that was not computed from the bytes.
-fn gather(
-    board: &[std::sync::atomic::AtomicU64],
-    here: &std::sync::atomic::AtomicU64,
-    file: &File,
-    first: u64,
-    count: u64,
-    piece: u64,
-    hash_piece: crate::algo::PieceFn,
-) -> Result<Vec<[u8; 32]>, Gathered> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    let flags = |b: &[AtomicU64]| {
-        if b[SHRANK].load(Ordering::Acquire) != 0 {
-            Err(Gathered::Shrank)
-        } else if b[FAILED].load(Ordering::Acquire) != 0 {
-            Err(Gathered::Failed)
-        } else {
-            Ok(())
-        }
-    };
-    flags(board)?;
-    let mut cvs = Vec::with_capacity(count as usize);
-    for j in 0..count as usize {
-        let slot = &board[HEAD + SLOT_WORDS * j..HEAD + SLOT_WORDS * (j + 1)];
-        if slot[0].load(Ordering::Acquire) != 0 {
-            cvs.push(read_cv(slot));
-            continue;
-        }
-        let one = [const { AtomicU64::new(0) }; HEAD + SLOT_WORDS];
-        take_pieces(&one, here, file, first + j as u64, 1, piece, hash_piece);
-        flags(&one)?;
-        if one[HEAD].load(Ordering::Acquire) == 0 {
-            return Err(Gathered::Failed);
-        }
-        cvs.push(read_cv(&one[HEAD..]));
-    }
-    Ok(cvs)
 }
 
 /// A slot's chaining value (words 1..5, little-endian).
@@ -397,57 +363,105 @@ fn read_cv(slot: &[std::sync::atomic::AtomicU64]) -> [u8; 32] {
     cv
 }
 
-/// One worker's loop over a round of `count` pieces from piece `first`:
-/// takes the next piece on `board`, maps it, hashes it, unmaps it, writes
-/// its chaining value and marks it done, until none is left or a worker
-/// stopped the round; `here` counts the bytes hashed in this process
-/// (noted for the progress line at once). Run in forked children too: it
-/// allocates nothing and takes no lock.
-fn take_pieces(
-    board: &[std::sync::atomic::AtomicU64],
-    here: &std::sync::atomic::AtomicU64,
-    file: &File,
+/// A round of a tree hash: `count` pieces of `piece` bytes of `file`
+/// from piece `first`, each hashed by `hash_piece`; its board (one per
+/// round) is passed to each call.
+#[derive(Clone, Copy)]
+struct Round<'a> {
+    file: &'a File,
     first: u64,
     count: u64,
     piece: u64,
     hash_piece: crate::algo::PieceFn,
-) {
-    use std::sync::atomic::Ordering;
-    let stop = |flag: usize| {
-        board[flag].store(1, Ordering::Release);
-        board[STOP].store(1, Ordering::Release);
-    };
-    let Some(slot) = crate::os::map_guard::Slot::claim() else {
-        return stop(FAILED);
-    };
-    while board[STOP].load(Ordering::Relaxed) == 0 {
-        let j = board[NEXT].fetch_add(1, Ordering::Relaxed);
-        if j >= count {
-            break;
-        }
-        let at = (first + j) * piece;
-        let mut options = memmap2::MmapOptions::new();
-        options.offset(at).len(piece as usize);
-        // SAFETY: as in `feed_mapped`: read-only, private, and guarded
-        // against truncation before it is read.
-        let Ok(map) = (unsafe { options.map(file) }) else {
+}
+
+impl Round<'_> {
+    /// One worker's loop: takes the next piece on `board`, maps it,
+    /// hashes it, unmaps it, writes its chaining value and marks it done,
+    /// until none is left or a worker stopped the round; `here` counts the
+    /// bytes hashed in this process (noted for the progress line at once).
+    /// Run in forked children too: it allocates nothing and takes no lock.
+    fn take(&self, board: &[std::sync::atomic::AtomicU64], here: &std::sync::atomic::AtomicU64) {
+        use std::sync::atomic::Ordering;
+        let stop = |flag: usize| {
+            board[flag].store(1, Ordering::Release);
+            board[STOP].store(1, Ordering::Release);
+        };
+        let Some(slot) = crate::os::map_guard::Slot::claim() else {
             return stop(FAILED);
         };
-        slot.arm(map.as_ptr() as usize, map.len());
-        let cv = hash_piece(at, &map);
-        if slot.disarm() {
-            return stop(SHRANK);
+        while board[STOP].load(Ordering::Relaxed) == 0 {
+            let j = board[NEXT].fetch_add(1, Ordering::Relaxed);
+            if j >= self.count {
+                break;
+            }
+            let at = (self.first + j) * self.piece;
+            let mut options = memmap2::MmapOptions::new();
+            options.offset(at).len(self.piece as usize);
+            // SAFETY: as in `feed_mapped`: read-only, private, and guarded
+            // against truncation before it is read.
+            let Ok(map) = (unsafe { options.map(self.file) }) else {
+                return stop(FAILED);
+            };
+            slot.arm(map.as_ptr() as usize, map.len());
+            let cv = (self.hash_piece)(at, &map);
+            if slot.disarm() {
+                return stop(SHRANK);
+            }
+            drop(map);
+            let at = HEAD + SLOT_WORDS * j as usize;
+            for (k, word) in board[at + 1..at + SLOT_WORDS].iter().enumerate() {
+                let bytes: [u8; 8] = cv[8 * k..8 * k + 8].try_into().unwrap_or_default();
+                word.store(u64::from_le_bytes(bytes), Ordering::Relaxed);
+            }
+            board[at].store(1, Ordering::Release);
+            board[BYTES].fetch_add(self.piece, Ordering::Relaxed);
+            here.fetch_add(self.piece, Ordering::Relaxed);
+            crate::progress::note_bytes(self.piece);
         }
-        drop(map);
-        let at = HEAD + SLOT_WORDS * j as usize;
-        for (k, word) in board[at + 1..at + SLOT_WORDS].iter().enumerate() {
-            let bytes: [u8; 8] = cv[8 * k..8 * k + 8].try_into().unwrap_or_default();
-            word.store(u64::from_le_bytes(bytes), Ordering::Relaxed);
+    }
+
+    /// The finished round's chaining values, in order, from `board`; a
+    /// piece that no worker marked done (its worker process was killed)
+    /// is hashed here, so no value is ever taken that was not computed
+    /// from the bytes.
+    fn gather(
+        &self,
+        board: &[std::sync::atomic::AtomicU64],
+        here: &std::sync::atomic::AtomicU64,
+    ) -> Result<Vec<[u8; 32]>, Gathered> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let flags = |b: &[AtomicU64]| {
+            if b[SHRANK].load(Ordering::Acquire) != 0 {
+                Err(Gathered::Shrank)
+            } else if b[FAILED].load(Ordering::Acquire) != 0 {
+                Err(Gathered::Failed)
+            } else {
+                Ok(())
+            }
+        };
+        flags(board)?;
+        let mut cvs = Vec::with_capacity(self.count as usize);
+        for j in 0..self.count as usize {
+            let slot = &board[HEAD + SLOT_WORDS * j..HEAD + SLOT_WORDS * (j + 1)];
+            if slot[0].load(Ordering::Acquire) != 0 {
+                cvs.push(read_cv(slot));
+                continue;
+            }
+            let one = [const { AtomicU64::new(0) }; HEAD + SLOT_WORDS];
+            let alone = Round {
+                first: self.first + j as u64,
+                count: 1,
+                ..*self
+            };
+            alone.take(&one, here);
+            flags(&one)?;
+            if one[HEAD].load(Ordering::Acquire) == 0 {
+                return Err(Gathered::Failed);
+            }
+            cvs.push(read_cv(&one[HEAD..]));
         }
-        board[at].store(1, Ordering::Release);
-        board[BYTES].fetch_add(piece, Ordering::Relaxed);
-        here.fetch_add(piece, Ordering::Relaxed);
-        crate::progress::note_bytes(piece);
+        Ok(cvs)
     }
 }
 
@@ -549,25 +563,26 @@ mod tests {
         };
         let here = AtomicU64::new(0);
         let whole: Vec<AtomicU64> = (0..HEAD + SLOT_WORDS * 6).map(|_| AtomicU64::new(0)).collect();
-        take_pieces(&whole, &here, f.as_file(), 0, 6, 64 << 10, f0);
-        let want = gather(&whole, &here, f.as_file(), 0, 6, 64 << 10, f0).unwrap();
+        let round = Round {
+            file: f.as_file(),
+            first: 0,
+            count: 6,
+            piece: 64 << 10,
+            hash_piece: f0,
+        };
+        round.take(&whole, &here);
+        let want = round.gather(&whole, &here).unwrap();
         // The same round with pieces 1 and 4 left undone.
         let part: Vec<AtomicU64> = (0..HEAD + SLOT_WORDS * 6).map(|_| AtomicU64::new(0)).collect();
-        take_pieces(&part, &here, f.as_file(), 0, 6, 64 << 10, f0);
+        round.take(&part, &here);
         for j in [1, 4] {
             for w in &part[HEAD + SLOT_WORDS * j..HEAD + SLOT_WORDS * (j + 1)] {
                 w.store(0, Ordering::Relaxed);
             }
         }
-        assert_eq!(
-            gather(&part, &here, f.as_file(), 0, 6, 64 << 10, f0).unwrap(),
-            want
-        );
+        assert_eq!(round.gather(&part, &here).unwrap(), want);
         // A stop flag set by a worker is the round's outcome.
         part[SHRANK].store(1, Ordering::Relaxed);
-        assert_eq!(
-            gather(&part, &here, f.as_file(), 0, 6, 64 << 10, f0),
-            Err(Gathered::Shrank)
-        );
+        assert_eq!(round.gather(&part, &here), Err(Gathered::Shrank));
     }
 }
