@@ -887,6 +887,17 @@ fn avx512_sha3(a: Algorithm) -> Box<dyn Hasher> {
     sha3_crate(a)
 }
 
+/// mhash's lane-per-register AVX-512VL Keccak
+/// ([`kernels::sha3_avx512_lanes`]); the `sha3` crate where the CPU lacks
+/// it (the backend is then not chosen).
+fn avx512_lanes_sha3(a: Algorithm) -> Box<dyn Hasher> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(s) = kernels::sha3_avx512_lanes::Avx512Lanes::sha3(a.bits as usize) {
+        return Box::new(s);
+    }
+    sha3_crate(a)
+}
+
 /// mhash's scalar Keccak for BMI1/BMI2 ([`kernels::sha3`]); the `sha3`
 /// crate where the CPU lacks them (the backend is then not chosen).
 fn bmi_sha3(a: Algorithm) -> Box<dyn Hasher> {
@@ -919,8 +930,14 @@ const PORTABLE_SHA3_SOURCE: &str = if cfg!(target_arch = "aarch64") {
     "sha3 0.12"
 };
 
-pub(super) static SHA3: [Backend; 4] = [
+pub(super) static SHA3: [Backend; 5] = [
     backend!("avx512", "mhash", || on(Feature::Avx512Vl), avx512_sha3),
+    backend!(
+        "avx512vl-lanes",
+        "mhash",
+        || on(Feature::Avx512Vl),
+        avx512_lanes_sha3
+    ),
     backend!("bmi2", "mhash", || on(Feature::Bmi2), bmi_sha3),
     // keccak 0.2's ARMv8.2 path (`EOR3`, `RAX1`, `XAR`, `BCAX`), taken by
     // its own check of the same `sha3` feature (cpufeatures).

@@ -110,6 +110,8 @@ pub(super) mod sha256_xn_shani;
 pub(super) mod sha3;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sha3_avx512;
+#[cfg(target_arch = "x86_64")]
+pub(super) mod sha3_avx512_lanes;
 pub(super) mod sha512;
 #[cfg(target_arch = "x86_64")]
 pub(super) mod sha512_avx2;
