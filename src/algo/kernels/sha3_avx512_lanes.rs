@@ -123,9 +123,9 @@ fn round(a: &mut [__m128i; 25], rc: u64) {
 unsafe fn absorb(state: &mut [u64; 50], blocks: &[u8], rate: usize) {
     let p = state.as_mut_ptr() as *mut __m128i;
     let mut a = [_mm_setzero_si128(); 25];
-    for i in 0..25 {
+    for (i, lane) in a.iter_mut().enumerate() {
         // SAFETY: `state` holds 25 pairs of u64s.
-        a[i] = unsafe { _mm_loadu_si128(p.add(i)) };
+        *lane = unsafe { _mm_loadu_si128(p.add(i)) };
     }
     let words = rate / 8;
     for block in blocks.chunks_exact(rate) {
@@ -148,9 +148,9 @@ unsafe fn absorb(state: &mut [u64; 50], blocks: &[u8], rate: usize) {
     // Both halves of each register are stored: were only the low one
     // kept, LLVM would see that the high halves are never used and turn
     // the whole permutation into scalar code (measured 10x slower).
-    for i in 0..25 {
+    for (i, lane) in a.iter().enumerate() {
         // SAFETY: as for the loads.
-        unsafe { _mm_storeu_si128(p.add(i), a[i]) };
+        unsafe { _mm_storeu_si128(p.add(i), *lane) };
     }
 }
 
