@@ -121,7 +121,8 @@ export QEMU_CPU=max
 # cross loader through qemu's prefix.
 export QEMU_LD_PREFIX=$SYSROOT
 # Tests that bound a process's memory (ulimit -v, peak RSS) would measure
-# qemu too: they skip those bounds, saying so.
+# qemu too: they skip those bounds, saying so; and under qemu-user mhash
+# forks no worker process (os::workers::forkable), which a test checks.
 export MHASH_TEST_EMULATOR=qemu-aarch64
 # The suite's settings in .ci/run (one fixed property-test draw), unless the
 # caller set them. The known-answer vectors are in tests/data/vectors.

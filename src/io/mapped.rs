@@ -205,7 +205,8 @@ pub fn feed_mapped(
 /// The workers are as many as rayon's pool has threads: on Linux, a file
 /// of [`PROCESSES_MIN`] bytes (256 MiB) or more is hashed by one thread of
 /// this process and forked worker processes ([`Workers::Processes`]),
-/// smaller ones by the pool's threads. Each worker holds one piece at a
+/// smaller ones (and any under qemu-user emulation:
+/// [`crate::os::workers::forkable`]) by the pool's threads. Each worker holds one piece at a
 /// time and waits for no other until the round's last piece (a round:
 /// 8,192 pieces); unlike b3sum's one map of the whole file, peak RSS is a
 /// piece per worker. The piece is [`tree_piece`], or smaller (a power of
@@ -220,11 +221,12 @@ pub fn feed_pieces(
     tree: &mut dyn crate::algo::Tree,
     total: &mut u64,
 ) -> io::Result<Option<Outcome>> {
-    let workers = if size >= PROCESSES_MIN && crate::os::map_guard::supported() {
-        Workers::Processes
-    } else {
-        Workers::Threads
-    };
+    let workers =
+        if size >= PROCESSES_MIN && crate::os::map_guard::supported() && crate::os::workers::forkable() {
+            Workers::Processes
+        } else {
+            Workers::Threads
+        };
     let n = rayon::current_num_threads();
     // Two pieces per worker at least (a power of two, 64 KiB or more), so
     // that a file of a few pieces still keeps every worker busy.

@@ -338,6 +338,37 @@ pub mod workers {
         }
     }
 
+    /// Whether worker processes may be forked here: false when the
+    /// process runs under qemu-user (binfmt emulation of another
+    /// architecture, as in Docker's multi-platform builds), where a fork
+    /// from a process with several threads can leave the child stuck for
+    /// good (seen once in this project's emulated test runs, in a child
+    /// before its exec); the pool's threads hash the pieces there. Looked
+    /// up once per process.
+    pub fn forkable() -> bool {
+        static FORKABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *FORKABLE.get_or_init(|| match std::fs::read("/proc/thread-self/maps") {
+            Ok(maps) => !qemu_mapped(&maps),
+            Err(_) => true,
+        })
+    }
+
+    /// Whether a `/proc/PID/maps` text maps a file named `qemu-*`
+    /// (`qemu-aarch64`, `qemu-x86_64-static`, ...): qemu-user 7.2 shows
+    /// the emulated program its own maps under `/proc/self/maps`, but
+    /// `/proc/thread-self/maps` is the host's, with qemu's binary in it.
+    pub(crate) fn qemu_mapped(maps: &[u8]) -> bool {
+        maps.split(|&b| b == b'\n').any(|line| {
+            // The path is the last field; its file name follows the last
+            // '/' (a line without a path has none).
+            line.contains(&b'/')
+                && line
+                    .rsplit(|&b| b == b'/')
+                    .next()
+                    .is_some_and(|name| name.starts_with(b"qemu-"))
+        })
+    }
+
     /// A forked child running one function; killed and reaped if dropped
     /// before [`wait`](Worker::wait).
     pub struct Worker {
@@ -417,5 +448,43 @@ pub mod workers {
                 reap(self.pid);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::workers::{forkable, qemu_mapped};
+
+    /// Lines of `/proc/thread-self/maps` recorded under qemu-aarch64 7.2
+    /// (Debian 12's qemu-user, a static aarch64 program) and natively
+    /// (Debian 12, x86-64, `head`).
+    const UNDER_QEMU: &[u8] = b"\
+55eb16be3000-55eb16c7c000 r--p 00000000 fe:00 10201086                   /usr/bin/qemu-aarch64
+55eb16c7c000-55eb16f34000 r-xp 00099000 fe:00 10201086                   /usr/bin/qemu-aarch64
+";
+    const NATIVE: &[u8] = b"\
+56053b396000-56053b398000 r--p 00000000 fe:00 247282                     /usr/bin/head
+7f1d5a248000-7f1d5a26e000 r--p 00000000 fe:00 326279                     /usr/lib/x86_64-linux-gnu/libc.so.6
+7fffe555b000-7fffe557c000 rw-p 00000000 00:00 0                          [stack]
+ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]
+";
+
+    #[test]
+    fn qemu_user_is_told_by_its_own_mappings() {
+        assert!(qemu_mapped(UNDER_QEMU));
+        assert!(!qemu_mapped(NATIVE));
+        assert!(!qemu_mapped(b""));
+        // A directory named qemu-* is not qemu's binary.
+        assert!(!qemu_mapped(
+            b"7f1d5a248000-7f1d5a26e000 r--p 00000000 fe:00 1 /home/u/qemu-build/mhash\n"
+        ));
+    }
+
+    /// Worker processes are forked natively and not under emulation
+    /// (scripts/aarch64-test.sh sets `MHASH_TEST_EMULATOR` for its runs
+    /// under qemu-user).
+    #[test]
+    fn workers_are_forked_unless_emulated() {
+        assert_eq!(forkable(), std::env::var_os("MHASH_TEST_EMULATOR").is_none());
     }
 }

@@ -923,6 +923,11 @@ pub mod workers {
         }
     }
 
+    /// False: no worker process is forked here.
+    pub fn forkable() -> bool {
+        false
+    }
+
     /// Never made.
     pub struct Worker(());
 
