@@ -206,10 +206,10 @@ pub fn feed_mapped(
 /// of [`PROCESSES_MIN`] bytes (256 MiB) or more is hashed by one thread of
 /// this process and forked worker processes ([`Workers::Processes`]),
 /// smaller ones (and any under qemu-user emulation:
-/// [`crate::os::workers::forkable`]) by the pool's threads. Each worker holds one piece at a
-/// time and waits for no other until the round's last piece (a round:
-/// 8,192 pieces); unlike b3sum's one map of the whole file, peak RSS is a
-/// piece per worker. The piece is [`tree_piece`], or smaller (a power of
+/// [`crate::os::workers::forkable`]) by the pool's threads. Each worker
+/// holds one piece at a time and waits for no other until the round's
+/// last piece (a round: 8,192 pieces); unlike b3sum's one map of the
+/// whole file, peak RSS is a piece per worker. The piece is [`tree_piece`], or smaller (a power of
 /// two, 64 KiB at least) where the file holds fewer than two per worker.
 ///
 /// # Errors

@@ -358,15 +358,12 @@ pub mod workers {
     /// the emulated program its own maps under `/proc/self/maps`, but
     /// `/proc/thread-self/maps` is the host's, with qemu's binary in it.
     pub(crate) fn qemu_mapped(maps: &[u8]) -> bool {
-        maps.split(|&b| b == b'\n').any(|line| {
-            // The path is the last field; its file name follows the last
-            // '/' (a line without a path has none).
-            line.contains(&b'/')
-                && line
-                    .rsplit(|&b| b == b'/')
-                    .next()
-                    .is_some_and(|name| name.starts_with(b"qemu-"))
-        })
+        // The path is the last field and its file name follows the last
+        // '/'; a line without a path is taken whole, and starts with an
+        // address, not "qemu-".
+        maps.split(|&b| b == b'\n')
+            .filter_map(|line| line.rsplit(|&b| b == b'/').next())
+            .any(|name| name.starts_with(b"qemu-"))
     }
 
     /// A forked child running one function; killed and reaped if dropped
